@@ -1,0 +1,10 @@
+"""Playing bots against each other: one deal, a match, and duplicate series with statistics."""
+
+from sueca.arena.play import (
+    DuplicateSummary,
+    play_deal,
+    play_match,
+    run_duplicate,
+)
+
+__all__ = ["DuplicateSummary", "play_deal", "play_match", "run_duplicate"]

@@ -1,0 +1,185 @@
+"""A rule-based player built on the strategy tips of the sources (see docs/rules.md):
+
+- count trumps, and lead trumps when long in them with the ace or the seven;
+- keep aces and sevens for the tricks that matter: cash a card only when it is the master;
+- do not lead a king (or a jack) while that suit's ace and seven are out;
+- track the sevens: a seven is the master once its ace has gone;
+- feed points to a trick your partner is sure to win, throw nothing to the opponents;
+- win cheaply, overtrump only when it pays, and discard queens and blanks from long suits.
+"""
+
+from __future__ import annotations
+
+from sueca.bots.base import Bot
+from sueca.cards import (
+    Card,
+    CardMask,
+    card_points,
+    card_rank,
+    card_suit,
+    mask_cards,
+)
+from sueca.infostate import InformationState
+
+ACE, SEVEN = 9, 8
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def choose(self, info: InformationState) -> Card:
+        return self.explain(info)[0]
+
+    def explain(self, info: InformationState) -> tuple[Card, str]:
+        legal = info.legal_moves()
+        if len(legal) == 1:
+            return legal[0], "the only legal card"
+        view = _View(info)
+        if not info.trick:
+            return view.lead(legal)
+        return view.follow(legal)
+
+
+class _View:
+    """What the heuristic reads off an information state."""
+
+    def __init__(self, info: InformationState) -> None:
+        self.info = info
+        self.trump = info.trump
+        self.seat = info.seat
+        rules = info.rules
+        self.partners = [s for s in range(rules.players)
+                         if s != info.seat and rules.teams[s] == rules.teams[info.seat]]
+        self.opponents = [s for s in range(rules.players) if rules.teams[s] != rules.teams[info.seat]]
+        # Cards that may still beat ours: in nobody's known hand of ours, not yet played.
+        self.outside = ((1 << rules.deck_size) - 1) & ~info.played & ~info.hand
+
+    # ---- knowledge ---------------------------------------------------------------------
+
+    def suit_cards(self, mask: CardMask, suit: int) -> list[Card]:
+        return [c for c in mask_cards(mask) if card_suit(c) == suit]
+
+    def is_master(self, card: Card) -> bool:
+        """No card still out there beats this one in its own suit."""
+        suit = card_suit(card)
+        return all(card_rank(c) < card_rank(card) for c in self.suit_cards(self.outside, suit))
+
+    def trumps_outside(self) -> int:
+        return len(self.suit_cards(self.outside, self.trump))
+
+    def may_ruff(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` may be void in ``suit`` and still hold a trump."""
+        info = self.info
+        return info.is_void(seat, suit) and not info.is_void(seat, self.trump) and (
+            self.trumps_outside() > 0
+        )
+
+    def beats(self, card: Card, best: Card) -> bool:
+        if card_suit(card) == card_suit(best):
+            return card_rank(card) > card_rank(best)
+        return card_suit(card) == self.trump
+
+    def trick_state(self) -> tuple[Card, int, int]:
+        """The winning card of the trick in progress, its seat, and the points in it."""
+        info = self.info
+        n = info.rules.players
+        best, best_seat = info.trick[0], info.leader
+        for i, card in enumerate(info.trick[1:], start=1):
+            if self.beats(card, best):
+                best, best_seat = card, (info.leader + i) % n
+        return best, best_seat, sum(card_points(c) for c in info.trick)
+
+    def still_to_play(self) -> list[int]:
+        info = self.info
+        n = info.rules.players
+        return [(info.seat + k) % n for k in range(1, n - len(info.trick))]
+
+    # ---- leading -----------------------------------------------------------------------
+
+    def lead(self, legal: tuple[Card, ...]) -> tuple[Card, str]:
+        hand = self.info.hand
+        trumps = self.suit_cards(hand, self.trump)
+        high_trump = any(card_rank(c) in (ACE, SEVEN) for c in trumps)
+        if len(trumps) >= 4 and high_trump and self.trumps_outside() > 0:
+            masters = [c for c in trumps if self.is_master(c)]
+            card = max(masters, key=card_rank) if masters else min(trumps, key=card_rank)
+            return card, "long in trumps with the ace or seven: draw the opponents' trumps"
+        cashable = [
+            c for c in legal
+            if card_suit(c) != self.trump and self.is_master(c) and card_points(c) >= 10
+            and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)
+        ]
+        if cashable:
+            card = max(cashable, key=card_points)
+            return card, "the master of its suit, and no opponent is known to ruff it"
+        for partner in self.partners:
+            side = [c for c in legal if card_suit(c) != self.trump and self.may_ruff(partner, card_suit(c))
+                    and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)]
+            if side:
+                return min(side, key=card_rank), "partner is void in this suit and can ruff"
+        side = [c for c in legal if card_suit(c) != self.trump]
+        safe = [c for c in side if card_points(c) == 0]
+        if safe:
+            # From the longest side suit, lowest first: keeps honours guarded.
+            length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
+            card = min(safe, key=lambda c: (-length[card_suit(c)], card_rank(c)))
+            return card, "a blank card from a long suit: give nothing away"
+        if side:
+            # Only honours left in side suits: lead the one least likely to be caught.
+            card = max(side, key=lambda c: (self.is_master(c), -card_points(c)))
+            return card, "no blank cards left: lead the safest honour"
+        return min(legal, key=card_rank), "only trumps left: lead the lowest"
+
+    # ---- following ---------------------------------------------------------------------
+
+    def follow(self, legal: tuple[Card, ...]) -> tuple[Card, str]:
+        best, best_seat, points = self.trick_state()
+        later = self.still_to_play()
+        partner_winning = best_seat in self.partners
+        later_opponents = [s for s in later if s not in self.partners]
+        led = card_suit(self.info.trick[0])
+
+        if partner_winning:
+            safe = not later_opponents or (
+                self.is_master(best) and not (
+                    card_suit(best) != self.trump
+                    and any(self.may_ruff(o, card_suit(best)) for o in later_opponents)
+                )
+            )
+            if safe:
+                card = max(legal, key=lambda c: (card_points(c) if card_suit(c) != self.trump
+                                                 else -1, -card_rank(c)))
+                return card, "partner has this trick: feed it points"
+            return self.cheapest(legal), "partner is winning but may be beaten: play low"
+
+        winners = [c for c in legal if self.beats(c, best)]
+        holding = [
+            c for c in winners
+            if not later_opponents or (
+                self.is_master(c) if card_suit(c) == self.trump
+                else self.is_master(c) and not any(self.may_ruff(o, led) for o in later_opponents)
+            )
+        ]
+        if holding and (points > 0 or card_points(min(holding, key=card_points)) == 0
+                        or not later_opponents):
+            card = min(holding, key=lambda c: (card_points(c), card_rank(c)))
+            return card, "win the trick with the cheapest card that holds it"
+        if winners and not later_opponents:
+            card = min(winners, key=lambda c: (card_suit(c) == self.trump, card_points(c),
+                                               card_rank(c)))
+            if points + card_points(card) >= 4 or card_points(card) == 0:
+                return card, "last to play: take the points"
+        return self.cheapest(legal), "the opponents have this trick: give them nothing"
+
+    def cheapest(self, legal: tuple[Card, ...]) -> Card:
+        """The card that costs least to give away: blanks, then queens from long suits; never
+        a trump when something else will do."""
+        hand = self.info.hand
+        length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
+        return min(legal, key=lambda c: (
+            card_suit(c) == self.trump,
+            card_points(c),
+            -length[card_suit(c)],
+            card_rank(c),
+        ))
+

@@ -1,0 +1,14 @@
+"""The baseline: a uniformly random legal card."""
+
+from __future__ import annotations
+
+from sueca.bots.base import Bot
+from sueca.cards import Card
+from sueca.infostate import InformationState
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def choose(self, info: InformationState) -> Card:
+        return self.rng.choice(info.legal_moves())

@@ -1,0 +1,246 @@
+"""The ``sueca`` command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sueca.cards import SUIT_SYMBOLS, card_symbol, format_mask
+from sueca.rules import Rules, RulesError
+
+app = typer.Typer(
+    help="Sueca, Portugal's national card game: play, check records, run bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", help="Rules preset: standard, brazil, italiana, pontos.")
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override a rules option: OPTION=VALUE (repeatable)."),
+]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"sueca: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: JSON where it parses (true, 10, "x"), else the plain string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def build_rules(preset_name: str, overrides: list[str] | None) -> Rules:
+    options: dict[str, Any] = {"variant": preset_name}
+    for item in overrides or []:
+        if "=" not in item:
+            raise fail(f"--set takes OPTION=VALUE, not {item!r}")
+        key, _, value = item.partition("=")
+        options[key.strip()] = parse_value(value.strip())
+    try:
+        return Rules.from_dict(options)
+    except (RulesError, TypeError) as error:
+        raise fail(str(error)) from None
+
+
+@app.command()
+def check(
+    path: Annotated[Path, typer.Argument(help="A game record (RECORD.md).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print RECORD.md's JSON output.")] = False,
+) -> None:
+    """Check a game record: every card legal, every score right.
+
+    Exit status 0 when the record is valid, 1 when it is not, 2 when it is not a record.
+    """
+    from sueca.record import RecordFormatError, check as check_record, read
+
+    try:
+        report = check_record(read(str(path)))
+    except RecordFormatError as error:
+        raise fail(f"{path}: {error}") from None
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        print_report(report)
+    raise typer.Exit(0 if report["valid"] else 1)
+
+
+def print_report(report: dict[str, Any]) -> None:
+    table = Table(title="Sueca record", title_justify="left")
+    for column in ("Deal", "Trump", "Tricks", "Points", "Game points", "Match", ""):
+        table.add_column(column, justify="right" if column not in ("Trump", "") else "left")
+    score = [0, 0]
+    for index, deal in enumerate(report["deals"]):
+        tricks = [0, 0]
+        for trick in deal["tricks"]:
+            tricks[trick["winner"] % 2] += 1
+        if deal["finished"]:
+            score = [s + g for s, g in zip(score, deal["game_points"], strict=False)]
+        trump = SUIT_SYMBOLS["SHDC".index(deal["trump"])]
+        table.add_row(
+            str(index + 1),
+            trump,
+            f"{tricks[0]}–{tricks[1]}",
+            f"{deal['points'][0]}–{deal['points'][1]}",
+            f"{deal['game_points'][0]}–{deal['game_points'][1]}" if deal["finished"] else "",
+            f"{score[0]}–{score[1]}",
+            "" if deal["finished"] else "unfinished",
+        )
+    console.print(table)
+    match = report["match"]
+    console.print(f"Match score (team 0 – team 1): {match['score'][0]}–{match['score'][1]}"
+                  + (f", won by team {match['winner']}" if match["winner"] is not None else ""))
+    if report["valid"]:
+        console.print("[green]valid[/green]")
+    else:
+        error = report["error"]
+        where = f"deal {error['deal']}" + (
+            f", play {error['play']}" if error["play"] is not None else ""
+        )
+        console.print(f"[red]invalid[/red] at {where}: {error['reason']}", markup=True)
+
+
+@app.command()
+def deal(
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same deal.")] = 0,
+    dealer: Annotated[int, typer.Option(help="The dealer's seat.")] = 0,
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as a record.")] = False,
+) -> None:
+    """Shuffle and print a deal."""
+    from sueca.deal import deal_cards
+    from sueca.record import DealRecord, GameRecord, dumps
+    from sueca.state import State
+
+    table_rules = build_rules(rules, set_)
+    if not 0 <= dealer < table_rules.players:
+        raise fail(f"--dealer must be a seat from 0 to {table_rules.players - 1}")
+    dealt = deal_cards(table_rules, dealer, random.Random(seed))
+    if as_json:
+        record = GameRecord(table_rules.to_dict(), dealer,
+                            [DealRecord.from_state(State(table_rules, dealt))])
+        sys.stdout.write(dumps(record))
+        return
+    console.print(f"Seed {seed}, dealer seat {dealer}, trump card "
+                  f"{card_symbol(dealt.trump_card)}")
+    for seat, hand in enumerate(dealt.hands):
+        console.print(f"  seat {seat} (team {table_rules.teams[seat]}): "
+                      f"{format_mask(hand, symbols=True)}")
+
+
+@app.command()
+def simulate(
+    bots: Annotated[str, typer.Option(help="Two bots, team A then team B: e.g. heuristic,random.")]
+    = "heuristic,random",
+    deals: Annotated[int, typer.Option(help="Number of deals (each played twice when "
+                                            "duplicate).")] = 100,
+    seed: Annotated[int, typer.Option(help="Random seed for the deals and the bots.")] = 0,
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    duplicate: Annotated[bool, typer.Option(help="Play each deal twice, teams swapped.")] = True,
+    records: Annotated[Path | None, typer.Option(help="Save every deal's record here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Bot team A against bot team B over many deals (duplicate by default)."""
+    from sueca.arena import run_duplicate
+    from sueca.bots import BOTS
+
+    table_rules = build_rules(rules, set_)
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) != 2:
+        raise fail("--bots takes two bots, team A and team B: e.g. heuristic,random")
+    for name in names:
+        if name not in BOTS:
+            raise fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+    if deals < 1:
+        raise fail("--deals must be at least 1")
+    summary = run_duplicate(table_rules, names[0], names[1], deals, seed, records, duplicate)
+    if as_json:
+        sys.stdout.write(json.dumps(summary.to_json()) + "\n")
+    else:
+        console.print(str(summary), markup=False)
+
+
+@app.command()
+def watch(
+    bots: Annotated[str, typer.Option(help="Four bots for seats 0–3, or one for all.")]
+    = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: a new match each "
+                                                  "time).")] = None,
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    save: Annotated[Path | None, typer.Option(help="Save the match record here.")] = None,
+) -> None:
+    """Watch a whole bot match, printed trick by trick."""
+    from sueca.arena import play_match
+    from sueca.bots import make_bot
+    from sueca.match import Match
+    from sueca.record import GameRecord, dumps
+    from sueca.state import State
+
+    table_rules = build_rules(rules, set_)
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) == 1:
+        names *= table_rules.players
+    if len(names) != table_rules.players:
+        raise fail(f"--bots takes one bot or {table_rules.players}")
+    rng = random.Random(seed)
+    try:
+        players = [make_bot(name, seed=rng.getrandbits(32)) for name in names]
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+    def on_play(state: State, seat: int, card: int) -> None:
+        if len(state.plays) == 1:
+            console.print(
+                f"\n[bold]Deal {len(match_states) + 1}[/bold]: seat {state.deal.dealer} deals, "
+                f"trump card {card_symbol(state.deal.trump_card)}"
+            )
+        if state.trick_start == len(state.plays):
+            trick = state.tricks()[-1]
+            cards = "  ".join(f"{(trick.leader + i) % 4}:{card_symbol(c)}"
+                              for i, c in enumerate(trick.cards))
+            console.print(f"  trick {state.trick_number:2d}  {cards}   → seat {trick.winner} "
+                          f"takes {trick.points}")
+
+    match_states: list[State] = []
+
+    def on_deal(match: Match, state: State) -> None:
+        match_states.append(state)
+        result = match.results[-1]
+        console.print(f"  points {result.points[0]}–{result.points[1]}, game points "
+                      f"{result.game_points[0]}–{result.game_points[1]}; match "
+                      f"Nós {match.score[0]} – Eles {match.score[1]}")
+
+    match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal)
+    console.print(f"\nTeam {match.winner} (seats {match.winner} and {match.winner + 2}) wins "
+                  f"the match {match.score[0]}–{match.score[1]}.")
+    if save is not None:
+        record = GameRecord.from_states(table_rules, match.first_dealer, states)
+        save.write_text(dumps(record), encoding="utf-8")
+        console.print(f"Record saved to {save}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""Dealing: the shuffle, the packets, the turned trump card.
+
+The deal is a chance event: :func:`deal_cards` makes one from a random source (reproducible from
+a seed), and :class:`Deal` can also be built from explicit hands, as a record gives them.
+
+>>> from sueca.rules import STANDARD
+>>> d = deal_cards(STANDARD, dealer=0, rng=random.Random(7))
+>>> d == deal_cards(STANDARD, dealer=0, rng=random.Random(7))
+True
+>>> d.trump_card in mask_cards(d.hands[0])
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from operator import itemgetter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sueca.cards import Card, CardMask, card_name, card_suit, cards_mask, format_mask, mask_cards
+from sueca.rules import Rules
+
+
+class DealError(ValueError):
+    """Hands that are not a deal under the rules (wrong cards, trump not the dealer's)."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Who dealt, the hand each seat received (as card masks) and the turned trump card."""
+
+    dealer: int
+    hands: tuple[CardMask, ...]
+    trump_card: Card
+
+    @property
+    def trump(self) -> int:
+        return card_suit(self.trump_card)
+
+    def validate(self, rules: Rules) -> None:
+        """Raise :class:`DealError` naming the problem unless this is a legal deal."""
+        if not 0 <= self.dealer < rules.players:
+            raise DealError(f"dealer {self.dealer} is not a seat of a {rules.players}-seat table")
+        if len(self.hands) != rules.players:
+            raise DealError(f"{len(self.hands)} hands for {rules.players} seats")
+        seen = 0
+        for seat, hand in enumerate(self.hands):
+            size = hand.bit_count()
+            if size != rules.hand_size:
+                raise DealError(f"seat {seat} holds {size} cards, not {rules.hand_size}")
+            if seen & hand:
+                dup = card_name(mask_cards(seen & hand)[0])
+                raise DealError(f"card {dup} is dealt twice (again to seat {seat})")
+            seen |= hand
+        missing = ((1 << rules.deck_size) - 1) & ~seen
+        if missing:
+            raise DealError(f"card {card_name(mask_cards(missing)[0])} is missing from the deal")
+        if not self.hands[self.dealer] >> self.trump_card & 1:
+            raise DealError(
+                f"trump card {card_name(self.trump_card)} is not in the dealer's hand "
+                f"(seat {self.dealer})"
+            )
+
+    @classmethod
+    def from_cards(cls, dealer: int, hands: Sequence[Sequence[Card]], trump_card: Card) -> Deal:
+        return cls(dealer, tuple(cards_mask(h) for h in hands), trump_card)
+
+    def __str__(self) -> str:
+        lines = [f"dealer {self.dealer}, trump card {card_name(self.trump_card)}"]
+        lines += [f"seat {s}: {format_mask(h)}" for s, h in enumerate(self.hands)]
+        return "\n".join(lines)
+
+
+def deal_order(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """Which seat receives each position of the shuffled deck, in dealing order.
+
+    Dealing starts with the player after the dealer and ends with the dealer; where the trump is
+    the dealer's *first* card, the dealer deals to himself first (the Brazilian alternative).
+    """
+    return _dealing_plan(rules, dealer)[0]
+
+
+_Plan = tuple[tuple[int, ...], Callable[[Sequence[Card]], tuple[Card, ...]], int]
+
+
+def _dealing_plan(rules: Rules, dealer: int) -> _Plan:
+    return rules.derived(("deal", dealer), lambda: _make_dealing_plan(rules, dealer))
+
+
+def _make_dealing_plan(rules: Rules, dealer: int) -> _Plan:
+    """The deal order, a function grouping the deck seat by seat, and the trump's position."""
+    n = rules.players
+    first = dealer if rules.trump_card == "dealer_first" else (dealer + 1) % n
+    order: list[int] = []
+    for _ in range(rules.hand_size // rules.deal_packets):
+        for i in range(n):
+            order += [(first + i) % n] * rules.deal_packets
+    by_seat = sorted(range(len(order)), key=lambda position: order[position])
+    dealer_positions = [p for p, seat in enumerate(order) if seat == dealer]
+    trump_position = dealer_positions[0 if rules.trump_card == "dealer_first" else -1]
+    return tuple(order), itemgetter(*by_seat), trump_position
+
+
+_BIT = tuple(1 << c for c in range(80))
+
+
+def deal_from_deck(rules: Rules, dealer: int, deck: Sequence[Card]) -> Deal:
+    """Deal an ordered deck (top card first) by the rules' packets and trump rule."""
+    _, by_seat, trump_position = _dealing_plan(rules, dealer)
+    # Grouping the deck seat by seat and summing bits keeps the loop in C: dealing is in the
+    # hot path of every simulation.
+    grouped = by_seat(deck)
+    size = rules.hand_size
+    hands = tuple(
+        sum(map(_BIT.__getitem__, grouped[i:i + size])) for i in range(0, len(grouped), size)
+    )
+    return Deal(dealer, hands, deck[trump_position])
+
+
+def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
+    """Shuffle and deal; with ``redeal_point_trump`` shuffle again until the trump is blank."""
+    deck = list(range(rules.deck_size))
+    while True:
+        rng.shuffle(deck)
+        deal = deal_from_deck(rules, dealer, deck)
+        if not (rules.redeal_point_trump and rules.card_points[deal.trump_card]):
+            return deal
+
+
+def random_dealer(rng: random.Random, rules: Rules) -> int:
+    """The first dealer, drawn at random (RULES.md: tables disagree on how to draw for it)."""
+    return rng.randrange(rules.players)
+
+
+def hands_text(deal: Deal) -> list[str]:
+    return [format_mask(h) for h in deal.hands]
+
+
+__all__ = ["Deal", "DealError", "deal_cards", "deal_from_deck", "deal_order", "random_dealer",
+           "hands_text", "cards_mask"]

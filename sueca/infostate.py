@@ -1,0 +1,269 @@
+"""What one seat may know: its information state, and worlds consistent with it.
+
+This module is the one place where hidden information is filtered. Bots, the bot protocol, the
+terminal and the web table all receive an :class:`InformationState`, never the full
+:class:`~sueca.state.State`, so none of them can show or use a card the rules hide.
+
+A seat knows its own hand; the turned trump card while the dealer holds it; every card played
+and by whom (players may remember the play, though by default they may not *look at* taken
+tricks again: front-ends show :attr:`InformationState.past_tricks`, which is empty unless the
+rules allow reviewing); the suits each seat has shown it lacks; and, with open hands, every hand.
+
+>>> import random
+>>> from sueca.deal import deal_cards
+>>> from sueca.rules import STANDARD
+>>> from sueca.state import State
+>>> state = State(STANDARD, deal_cards(STANDARD, dealer=0, rng=random.Random(2)))
+>>> info = state.information_state(1)
+>>> info.hand == state.hands[1], info.known[3]
+(True, 0)
+>>> world = info.sample_world(random.Random(0))
+>>> world[1] == state.hands[1] and sum(h.bit_count() for h in world) == 40
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from math import factorial
+from typing import TYPE_CHECKING
+
+from sueca.cards import SUITS, Card, CardMask, card_suit, mask_cards
+from sueca.deal import Deal
+from sueca.rules import Rules
+
+if TYPE_CHECKING:
+    from sueca.state import State, Trick
+
+
+@dataclass(frozen=True)
+class InformationState:
+    """Everything ``seat`` may know at one moment of a deal, and nothing more."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    trump_card: Card
+    hand: CardMask
+    to_play: int
+    leader: int  # who led the trick in progress
+    trick: tuple[Card, ...]  # the trick in progress, in play order
+    plays: tuple[Card, ...]  # every card played this deal, in order (what a player remembers)
+    trick_winners: tuple[int, ...]
+    known: tuple[CardMask, ...]  # cards known to be in each seat's hand now
+    hand_sizes: tuple[int, ...]
+    voids: tuple[int, ...]  # per seat, a bit per suit that seat has shown it cannot hold
+    past_tricks: tuple[Trick, ...]  # completed tricks, only where the rules allow reviewing
+    points_taken: tuple[int, ...]  # per team; front-ends show it only where tricks may be reviewed
+    _sampler: list[_WorldSampler] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    @classmethod
+    def of(cls, state: State, seat: int) -> InformationState:
+        rules = state.rules
+        deal = state.deal
+        n = rules.players
+        known = [0] * n
+        known[seat] = state.hands[seat]
+        if rules.open_hands:
+            known = list(state.hands)
+        if state.trump_card_held():
+            known[deal.dealer] |= 1 << deal.trump_card
+        voids = [0] * n
+        for index, card in enumerate(state.plays):
+            position = index % n
+            if position == 0:
+                led = card_suit(card)
+                continue
+            player = state.seat_of_play(index)
+            suit = card_suit(card)
+            if suit != led:
+                voids[player] |= 1 << led
+                if rules.must_trump and suit != deal.trump:
+                    voids[player] |= 1 << deal.trump
+        return cls(
+            rules=rules,
+            seat=seat,
+            dealer=deal.dealer,
+            trump_card=deal.trump_card,
+            hand=state.hands[seat],
+            to_play=state.to_play,
+            leader=state.leader,
+            trick=tuple(state.trick),
+            plays=tuple(state.plays),
+            trick_winners=tuple(state.trick_winners),
+            known=tuple(known),
+            hand_sizes=tuple(h.bit_count() for h in state.hands),
+            voids=tuple(voids),
+            past_tricks=tuple(state.tricks()) if rules.review_tricks else (),
+            points_taken=tuple(state.team_points()),
+        )
+
+    # ---- derived knowledge ---------------------------------------------------------------
+
+    @property
+    def trump(self) -> int:
+        return card_suit(self.trump_card)
+
+    @property
+    def trump_card_held(self) -> bool:
+        return bool(self.known[self.dealer] >> self.trump_card & 1)
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.trick_winners)
+
+    @property
+    def played(self) -> CardMask:
+        mask = 0
+        for card in self.plays:
+            mask |= 1 << card
+        return mask
+
+    @property
+    def unseen(self) -> CardMask:
+        """Cards whose place this seat does not know: in some other hand, but whose?"""
+        deck = (1 << self.rules.deck_size) - 1
+        known = 0
+        for mask in self.known:
+            known |= mask
+        return deck & ~known & ~self.played
+
+    def legal_moves(self) -> tuple[Card, ...]:
+        """The cards this seat may play now (empty when it is not this seat's turn)."""
+        if self.to_play != self.seat or len(self.trick_winners) == self.rules.hand_size:
+            return ()
+        from sueca.state import legal_mask_for
+
+        led = self.trick[0] if self.trick else None
+        return mask_cards(legal_mask_for(self.rules, self.hand, led, self.trump))
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        return bool(self.voids[seat] >> suit & 1)
+
+    # ---- worlds consistent with what this seat knows -------------------------------------
+
+    def sample_world(self, rng: random.Random) -> tuple[CardMask, ...]:
+        """The hands every seat holds now, drawn uniformly among the worlds consistent with
+        this information state (own hand, known cards, hand sizes, voids)."""
+        if not self._sampler:
+            self._sampler.append(_WorldSampler(self))
+        return self._sampler[0].sample(rng)
+
+    def sample_state(self, rng: random.Random) -> State:
+        """A full state at this very moment of play, in a sampled world: for search bots."""
+        from sueca.state import State
+
+        world = self.sample_world(rng)
+        dealt = list(world)
+        seat_at = _play_seats(self)
+        for index, card in enumerate(self.plays):
+            dealt[seat_at[index]] |= 1 << card
+        state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
+        for card in self.plays:
+            state.push(card)
+        return state
+
+
+def _play_seats(info: InformationState) -> list[int]:
+    """The seat that played each card of ``info.plays``."""
+    n = info.rules.players
+    seats = []
+    leader = (info.dealer + 1) % n
+    for index in range(len(info.plays)):
+        trick, position = divmod(index, n)
+        if position == 0 and trick > 0:
+            leader = info.trick_winners[trick - 1]
+        seats.append((leader + position) % n)
+    return seats
+
+
+class _WorldSampler:
+    """Exact uniform sampling of the hidden hands.
+
+    Every card of one suit has the same set of possible holders (the seats not void in it),
+    so a world is a table of counts (how many cards of each suit each seat holds) and then a
+    random split of each suit by those counts. The number of worlds behind each count table is
+    a product of multinomials; a dynamic programme over suits counts them all, and sampling
+    walks the programme choosing each suit's split with probability proportional to the worlds
+    below it. The result is uniform over every consistent world, not just plausible.
+    """
+
+    def __init__(self, info: InformationState) -> None:
+        self.info = info
+        n = info.rules.players
+        self.known = info.known
+        self.need = tuple(info.hand_sizes[s] - info.known[s].bit_count() for s in range(n))
+        unseen = mask_cards(info.unseen)
+        self.suit_cards = [[c for c in unseen if card_suit(c) == suit] for suit in SUITS]
+        self.holders = [
+            tuple(s for s in range(n) if self.need[s] > 0 and not info.voids[s] >> suit & 1)
+            for suit in SUITS
+        ]
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._split_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
+        if self._count(0, self.need) == 0:
+            raise ValueError("no world is consistent with this information state")
+
+    def _splits(self, suit: int, need: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Each way to share this suit's unseen cards among its possible holders, with the
+        number of card assignments it stands for (a multinomial)."""
+        key = (suit, need)
+        if key in self._split_memo:
+            return self._split_memo[key]
+        count = len(self.suit_cards[suit])
+        holders = self.holders[suit]
+        out: list[tuple[tuple[int, ...], int]] = []
+
+        def rec(i: int, left: int, split: list[int], weight: int) -> None:
+            if i == len(holders):
+                if left == 0:
+                    out.append((tuple(split), weight))
+                return
+            seat = holders[i]
+            for k in range(min(left, need[seat]) + 1):
+                split[seat] = k
+                rec(i + 1, left - k, split, weight // factorial(k))
+            split[seat] = 0
+
+        rec(0, count, [0] * len(need), factorial(count))
+        self._split_memo[key] = out
+        return out
+
+    def _count(self, suit: int, need: tuple[int, ...]) -> int:
+        if suit == len(SUITS):
+            return 1 if not any(need) else 0
+        key = (suit, need)
+        if key not in self._memo:
+            total = 0
+            for split, weight in self._splits(suit, need):
+                rest = tuple(a - b for a, b in zip(need, split, strict=True))
+                total += weight * self._count(suit + 1, rest)
+            self._memo[key] = total
+        return self._memo[key]
+
+    def sample(self, rng: random.Random) -> tuple[CardMask, ...]:
+        hands = list(self.known)
+        need = self.need
+        for suit in SUITS:
+            options = []
+            for split, weight in self._splits(suit, need):
+                rest = tuple(a - b for a, b in zip(need, split, strict=True))
+                worlds = weight * self._count(suit + 1, rest)
+                if worlds:
+                    options.append((split, rest, worlds))
+            pick = rng.randrange(sum(w for _, _, w in options))
+            for split, rest, worlds in options:
+                if pick < worlds:
+                    break
+                pick -= worlds
+            cards = self.suit_cards[suit][:]
+            rng.shuffle(cards)
+            for seat, k in enumerate(split):
+                for card in cards[:k]:
+                    hands[seat] |= 1 << card
+                cards = cards[k:]
+            need = rest
+        return tuple(hands)

@@ -1,0 +1,87 @@
+"""A match: deals in turn, the dealer passing on, game points to the target.
+
+>>> import random
+>>> from sueca.rules import STANDARD
+>>> match = Match(STANDARD, first_dealer=0)
+>>> state = match.new_deal(random.Random(5))
+>>> while not state.is_finished():
+...     state.push(state.legal_moves()[0])
+>>> result = match.finish_deal(state)
+>>> sum(result.points)
+120
+>>> match.dealer
+1
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from sueca.deal import Deal, deal_cards
+from sueca.rules import Rules
+from sueca.scoring import HandResult, match_winner, score_hand
+from sueca.state import State
+
+
+class MatchOverError(RuntimeError):
+    """A deal was asked for after the match was won."""
+
+
+@dataclass
+class Match:
+    """The running score of a match. Build each deal with :meth:`new_deal` (or
+    :meth:`start_deal` for a given deal) and hand the finished state to :meth:`finish_deal`."""
+
+    rules: Rules
+    first_dealer: int = 0
+    score: list[int] = field(default_factory=list)
+    carry: int = 0
+    results: list[HandResult] = field(default_factory=list)
+    deals: list[Deal] = field(default_factory=list)
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.score:
+            self.score = [0] * self.rules.teams_count
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the next deal: the deal passes to the next seat after each hand."""
+        return (self.first_dealer + len(self.results)) % self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def new_deal(self, rng: random.Random) -> State:
+        """Shuffle and deal the next hand."""
+        return self.start_deal(deal_cards(self.rules, self.dealer, rng))
+
+    def start_deal(self, deal: Deal) -> State:
+        if self.is_over:
+            raise MatchOverError(f"the match is over: team {self.winner} has won it")
+        if len(self.deals) > len(self.results):
+            raise RuntimeError("the previous deal is not finished")
+        if deal.dealer != self.dealer:
+            raise ValueError(f"deal by seat {deal.dealer}, but seat {self.dealer} deals now")
+        deal.validate(self.rules)
+        self.deals.append(deal)
+        return State(self.rules, deal)
+
+    def finish_deal(self, state: State) -> HandResult:
+        """Score a finished hand and move the match on."""
+        if not state.is_finished():
+            raise ValueError("the hand is not finished")
+        if self.is_over:
+            raise MatchOverError(f"the match is over: team {self.winner} has won it")
+        result = score_hand(
+            self.rules, state.team_points(), state.team_tricks(), self.score, self.carry
+        )
+        self.results.append(result)
+        self.carry = result.carry
+        self.score = [s + d for s, d in zip(self.score, result.game_points, strict=True)]
+        self.winner = match_winner(self.rules, self.score, result)
+        if len(self.deals) < len(self.results):
+            self.deals.append(state.deal)
+        return result

@@ -1,0 +1,209 @@
+"""The rules object: every option of RULES.md as one immutable value, and the named presets.
+
+A table is configured exactly as RECORD.md's ``rules`` field says: a preset name under
+``variant`` and overrides by option name.
+
+>>> rules = Rules.from_dict({"variant": "standard", "must_trump": True})
+>>> rules.must_trump, rules.match_target
+(True, 4)
+>>> Rules.from_dict({"variant": "pontos"}).match_target
+500
+>>> Rules.from_dict({"variant": "standard", "trumps": 1})
+Traceback (most recent call last):
+...
+sueca.rules.RulesError: unknown rules option 'trumps'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar, cast
+
+from sueca.cards import DECK_SIZE, RANK_POINTS
+
+
+T = TypeVar("T")
+
+
+class RulesError(ValueError):
+    """An unknown preset, an unknown option or a value that an option does not take."""
+
+
+# Each option's allowed values, where they are a closed set. Option names are a stable contract
+# (RECORD.md's rules field), so they follow RULES.md's suggested names.
+_CHOICES: Final[dict[str, tuple[object, ...]]] = {
+    "direction": ("counterclockwise", "clockwise"),
+    "deal_packets": (1, 5, 10),
+    "trump_card": ("dealer_last", "dealer_first"),
+    "sweep": ("points", "bandeira", "points_wins_match"),
+    "scoring": ("games", "pontos"),
+    "players": (4,),
+    "decks": (1,),
+}
+
+POINTS_TARGET_DEFAULT: Final = 500
+GAMES_TARGET_DEFAULT: Final = 4
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One table's rules. Build it with :meth:`from_dict` or :func:`preset`."""
+
+    variant: str = "standard"
+    # The table: seat count, partnership of each seat, decks and hand size are data, so that
+    # larger tables need no rewrite of the engine.
+    players: int = 4
+    teams: tuple[int, ...] = (0, 1, 0, 1)
+    decks: int = 1
+    hand_size: int = 10
+    # The deal.
+    direction: str = "counterclockwise"
+    deal_packets: int = 1
+    trump_card: str = "dealer_last"
+    redeal_point_trump: bool = False
+    # The play.
+    must_trump: bool = False
+    review_tricks: bool = False
+    open_hands: bool = False
+    # The score.
+    scoring: str = "games"
+    match_target: int = GAMES_TARGET_DEFAULT
+    sweep: str = "points"
+    rolha: bool = False
+    tie_carry: bool = False
+    last_trick_bonus: int = 0
+    maria_de_copas: int = 0
+    # Derived tables, not options.
+    _points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # Lookup tables that the engine derives from these rules (see ``derived``).
+    _derived: dict[object, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                choices = ", ".join(repr(a) for a in allowed)
+                raise RulesError(f"rules option {name!r} cannot be {value!r} (one of: {choices})")
+        for name in ("must_trump", "review_tricks", "open_hands", "rolha", "tie_carry",
+                     "redeal_point_trump"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rules option {name!r} must be true or false")
+        for name in ("last_trick_bonus", "maria_de_copas"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(f"rules option {name!r} must be a whole number >= 0")
+        if (
+            not isinstance(self.match_target, int)
+            or isinstance(self.match_target, bool)
+            or self.match_target < 1
+        ):
+            raise RulesError("rules option 'match_target' must be a whole number >= 1")
+        if len(self.teams) != self.players or self.hand_size * self.players != self.deck_size:
+            raise RulesError("seats, teams, decks and hand size do not make a table")
+        points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
+        if self.maria_de_copas:
+            points[15] += self.maria_de_copas  # the queen of hearts, in every deck
+        object.__setattr__(self, "_points", tuple(points))
+        object.__setattr__(self, "_derived", {})
+
+    def derived(self, key: object, build: Callable[[], T]) -> T:
+        """A table derived from these rules, built once: the engine's hot paths look it up here
+        rather than hashing the whole rules object on every deal."""
+        try:
+            return cast(T, self._derived[key])
+        except KeyError:
+            value = self._derived[key] = build()
+            return value
+
+    # ---- building ------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any] | None = None) -> Rules:
+        """The rules of a RECORD.md ``rules`` object: a preset plus overrides by option name."""
+        options = dict(options or {})
+        name = options.pop("variant", "standard")
+        base = preset(name)
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(f"unknown rules option {unknown[0]!r}")
+        if (
+            options.get("scoring") == "pontos"
+            and base.scoring != "pontos"
+            and "match_target" not in options
+        ):
+            # Sueca de Pontos plays to 500 card points; 4 would end the match in one hand.
+            options["match_target"] = POINTS_TARGET_DEFAULT
+        if "teams" in options and isinstance(options["teams"], list):
+            options["teams"] = tuple(options["teams"])
+        return dataclasses.replace(base, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The shortest RECORD.md ``rules`` object for these rules: preset plus differences."""
+        base = preset(self.variant)
+        out: dict[str, Any] = {"variant": self.variant}
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def replace(self, **options: Any) -> Rules:
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(f"unknown rules option {unknown[0]!r}")
+        return dataclasses.replace(self, **options)
+
+    # ---- what the engine asks ------------------------------------------------------------
+
+    @property
+    def deck_size(self) -> int:
+        return DECK_SIZE * self.decks
+
+    @property
+    def teams_count(self) -> int:
+        return max(self.teams) + 1
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """Points of each card id under these rules (the Maria de Copas bonus included)."""
+        return self._points
+
+    @property
+    def total_points(self) -> int:
+        """Every point in play in one hand: the cards, the bonuses."""
+        return sum(self._points) + self.last_trick_bonus
+
+    def team_of(self, seat: int) -> int:
+        return self.teams[seat]
+
+
+OPTION_NAMES: Final = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.init and f.name != "variant"
+)
+
+PRESETS: Final[dict[str, Rules]] = {}
+
+
+def register_preset(rules: Rules) -> None:
+    PRESETS[rules.variant] = rules
+
+
+def preset(name: str) -> Rules:
+    """A named rule set: ``standard`` (Portugal), ``brazil``, ``italiana``, ``pontos``."""
+    if not isinstance(name, str) or name not in PRESETS:
+        known = ", ".join(sorted(PRESETS))
+        raise RulesError(f"unknown rules variant {name!r} (known: {known})")
+    return PRESETS[name]
+
+
+register_preset(Rules())
+# Brazil: play and deal clockwise, ten cards in one packet each, the bottom card turned.
+register_preset(Rules(variant="brazil", direction="clockwise", deal_packets=10))
+# Sueca Italiana in its four-player meaning: trumping is compulsory when void (obrigação).
+register_preset(Rules(variant="italiana", must_trump=True))
+# Sueca de Pontos, the tournament form: raw card points accumulate to 500.
+register_preset(Rules(variant="pontos", scoring="pontos", match_target=POINTS_TARGET_DEFAULT))
+
+STANDARD: Final = PRESETS["standard"]
