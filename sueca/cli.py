@@ -68,7 +68,8 @@ def check(
 
     Exit status 0 when the record is valid, 1 when it is not, 2 when it is not a record.
     """
-    from sueca.record import RecordFormatError, check as check_record, read
+    from sueca.record import RecordFormatError, read
+    from sueca.record import check as check_record
 
     try:
         report = check_record(read(str(path)))
@@ -230,8 +231,11 @@ def watch(
                       f"Nós {match.score[0]} – Eles {match.score[1]}")
 
     match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal)
-    console.print(f"\nTeam {match.winner} (seats {match.winner} and {match.winner + 2}) wins "
-                  f"the match {match.score[0]}–{match.score[1]}.")
+    winner = match.winner or 0
+    seats = " and ".join(str(s) for s in range(table_rules.players)
+                         if table_rules.teams[s] == winner)
+    console.print(f"\nTeam {winner} (seats {seats}) wins the match "
+                  f"{match.score[0]}–{match.score[1]}.")
     if save is not None:
         record = GameRecord.from_states(table_rules, match.first_dealer, states)
         save.write_text(dumps(record), encoding="utf-8")

@@ -14,10 +14,9 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from operator import itemgetter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from sueca.cards import Card, CardMask, card_name, card_suit, cards_mask, format_mask, mask_cards
 from sueca.rules import Rules
@@ -138,5 +137,13 @@ def hands_text(deal: Deal) -> list[str]:
     return [format_mask(h) for h in deal.hands]
 
 
-__all__ = ["Deal", "DealError", "deal_cards", "deal_from_deck", "deal_order", "random_dealer",
-           "hands_text", "cards_mask"]
+__all__ = [
+    "Deal",
+    "DealError",
+    "cards_mask",
+    "deal_cards",
+    "deal_from_deck",
+    "deal_order",
+    "hands_text",
+    "random_dealer",
+]

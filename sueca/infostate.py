@@ -7,7 +7,8 @@ terminal and the web table all receive an :class:`InformationState`, never the f
 A seat knows its own hand; the turned trump card while the dealer holds it; every card played
 and by whom (players may remember the play, though by default they may not *look at* taken
 tricks again: front-ends show :attr:`InformationState.past_tricks`, which is empty unless the
-rules allow reviewing); the suits each seat has shown it lacks; and, with open hands, every hand.
+rules allow reviewing); the suits each seat has shown it lacks; with open hands, every hand; and
+at a three-player table, the dummy's hand once the opening lead is made.
 
 >>> import random
 >>> from sueca.deal import deal_cards
@@ -69,6 +70,16 @@ class InformationState:
         known[seat] = state.hands[seat]
         if rules.open_hands:
             known = list(state.hands)
+        dummy = rules.dummy
+        if dummy is not None:
+            controller = rules.partner_of(dummy)
+            if seat in (dummy, controller):
+                # The partner plays the dummy's cards and so sees them; the dummy's own
+                # decisions are the partner's, made knowing the partner's hand.
+                known[dummy] = state.hands[dummy]
+                known[controller] = state.hands[controller]
+            elif state.plays:
+                known[dummy] = state.hands[dummy]  # face up after the opening lead
         if state.trump_card_held():
             known[deal.dealer] |= 1 << deal.trump_card
         voids = [0] * n
@@ -255,10 +266,13 @@ class _WorldSampler:
                 if worlds:
                     options.append((split, rest, worlds))
             pick = rng.randrange(sum(w for _, _, w in options))
-            for split, rest, worlds in options:
-                if pick < worlds:
+            chosen = options[-1]
+            for option in options:
+                if pick < option[2]:
+                    chosen = option
                     break
-                pick -= worlds
+                pick -= option[2]
+            split, rest, _ = chosen
             cards = self.suit_cards[suit][:]
             rng.shuffle(cards)
             for seat, k in enumerate(split):

@@ -174,7 +174,8 @@ def dumps(record: GameRecord) -> str:
     for i, deal in enumerate(deals):
         fields = [f"      {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
                   for k, v in deal.items()]
-        lines.append("    {\n" + ",\n".join(fields) + "\n    }" + ("," if i < len(deals) - 1 else ""))
+        comma = "," if i < len(deals) - 1 else ""
+        lines.append("    {\n" + ",\n".join(fields) + "\n    }" + comma)
     lines.append("  ]")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,6 @@ from typing import Any, Final, TypeVar, cast
 
 from sueca.cards import DECK_SIZE, RANK_POINTS
 
-
 T = TypeVar("T")
 
 
@@ -67,6 +66,8 @@ class Rules:
     must_trump: bool = False
     review_tricks: bool = False
     open_hands: bool = False
+    # Three players: this seat is a dummy, face up after the opening lead, played by its partner.
+    dummy: int | None = None
     # The score.
     scoring: str = "games"
     match_target: int = GAMES_TARGET_DEFAULT
@@ -100,6 +101,11 @@ class Rules:
             or self.match_target < 1
         ):
             raise RulesError("rules option 'match_target' must be a whole number >= 1")
+        if self.dummy is not None and (
+            not isinstance(self.dummy, int) or isinstance(self.dummy, bool)
+            or not 0 <= self.dummy < self.players
+        ):
+            raise RulesError(f"rules option 'dummy' must be a seat from 0 to {self.players - 1}")
         if len(self.teams) != self.players or self.hand_size * self.players != self.deck_size:
             raise RulesError("seats, teams, decks and hand size do not make a table")
         points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
@@ -177,6 +183,17 @@ class Rules:
 
     def team_of(self, seat: int) -> int:
         return self.teams[seat]
+
+    def partner_of(self, seat: int) -> int:
+        """The seat's partner (the next seat of its team, going round the table)."""
+        n = self.players
+        return next(
+            (seat + k) % n for k in range(1, n) if self.teams[(seat + k) % n] == self.teams[seat]
+        )
+
+    def controller_of(self, seat: int) -> int:
+        """Who decides the card of ``seat``: its partner when it is the dummy, else itself."""
+        return self.partner_of(seat) if seat == self.dummy else seat
 
 
 OPTION_NAMES: Final = tuple(

@@ -95,7 +95,9 @@ def score_hand(
     return HandResult(points, tricks, tuple(delta), wins_match=wins_match)
 
 
-def match_winner(rules: Rules, score: Sequence[int], result: HandResult | None = None) -> int | None:
+def match_winner(
+    rules: Rules, score: Sequence[int], result: HandResult | None = None
+) -> int | None:
     """The team that has won the match with this score, if any."""
     if result is not None and result.wins_match is not None:
         return result.wins_match

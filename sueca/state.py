@@ -119,10 +119,31 @@ class State:
     """One deal in play. Mutable; ``copy()`` when you need a snapshot."""
 
     __slots__ = (
-        "rules", "deal", "trump", "players", "hands", "plays", "to_play", "leader",
-        "trick_start", "win_card", "win_seat", "trick_points", "seat_points", "trick_winners",
-        "tricks_total", "_t", "_undo", "_suit", "_strength", "_points", "_suit_mask_of",
-        "_trump_mask", "_must_trump", "_single_deck", "_beats",
+        "_beats",
+        "_must_trump",
+        "_points",
+        "_single_deck",
+        "_strength",
+        "_suit",
+        "_suit_mask_of",
+        "_t",
+        "_trump_mask",
+        "_undo",
+        "deal",
+        "hands",
+        "leader",
+        "players",
+        "plays",
+        "rules",
+        "seat_points",
+        "to_play",
+        "trick_points",
+        "trick_start",
+        "trick_winners",
+        "tricks_total",
+        "trump",
+        "win_card",
+        "win_seat",
     )
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
@@ -209,9 +230,9 @@ class State:
             self.trick_points = self._points[card]
         else:
             led = self._suit_mask_of[plays[start]]
+            trumps = self._trump_mask
             if not led >> card & 1 and (
-                hand & led
-                or (self._must_trump and hand & self._trump_mask and not self._trump_mask >> card & 1)
+                hand & led or (self._must_trump and hand & trumps and not trumps >> card & 1)
             ):
                 self._undo.pop()
                 raise self._illegal(card, seat)
@@ -340,7 +361,7 @@ class State:
         leader = (self.deal.dealer + 1) % n if trick == 0 else self.trick_winners[trick - 1]
         return (leader + position) % n
 
-    def remaining_cards(self) -> list[list[Card]]:
+    def remaining_cards(self) -> list[tuple[Card, ...]]:
         return [mask_cards(h) for h in self.hands]
 
     def information_state(self, seat: int) -> InformationState:

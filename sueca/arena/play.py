@@ -117,7 +117,8 @@ class DuplicateSummary:
             f"{self.bot_a} vs {self.bot_b}: {2 * self.pairs} deals ({self.pairs} duplicate pairs)\n"
             f"  {self.bot_a} mean card points per deal: {self.mean_points:.2f} "
             f"(95% CI {lo:.2f} to {hi:.2f})\n"
-            f"  margin per deal: {self.margin:+.2f} (95% CI {2 * lo - 120:+.2f} to {2 * hi - 120:+.2f})\n"
+            f"  margin per deal: {self.margin:+.2f} "
+            f"(95% CI {2 * lo - 120:+.2f} to {2 * hi - 120:+.2f})\n"
             f"  deals won: {self.bot_a} {self.deals_won[0]}, {self.bot_b} {self.deals_won[1]}, "
             f"tied {self.deals_won[2]}"
         )

@@ -50,7 +50,9 @@ class _View:
         rules = info.rules
         self.partners = [s for s in range(rules.players)
                          if s != info.seat and rules.teams[s] == rules.teams[info.seat]]
-        self.opponents = [s for s in range(rules.players) if rules.teams[s] != rules.teams[info.seat]]
+        self.opponents = [
+            s for s in range(rules.players) if rules.teams[s] != rules.teams[info.seat]
+        ]
         # Cards that may still beat ours: in nobody's known hand of ours, not yet played.
         self.outside = ((1 << rules.deck_size) - 1) & ~info.played & ~info.hand
 
@@ -113,8 +115,11 @@ class _View:
             card = max(cashable, key=card_points)
             return card, "the master of its suit, and no opponent is known to ruff it"
         for partner in self.partners:
-            side = [c for c in legal if card_suit(c) != self.trump and self.may_ruff(partner, card_suit(c))
-                    and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)]
+            side = [
+                c for c in legal
+                if card_suit(c) != self.trump and self.may_ruff(partner, card_suit(c))
+                and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)
+            ]
             if side:
                 return min(side, key=card_rank), "partner is void in this suit and can ruff"
         side = [c for c in legal if card_suit(c) != self.trump]
