@@ -84,7 +84,8 @@ class Rules:
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
+            # Compare types too: JSON's true and 5.0 equal 1 and 5 but are not packet sizes.
+            if not any(value == a and type(value) is type(a) for a in allowed):
                 choices = ", ".join(repr(a) for a in allowed)
                 raise RulesError(f"rules option {name!r} cannot be {value!r} (one of: {choices})")
         for name in ("must_trump", "review_tricks", "open_hands", "rolha", "tie_carry",
@@ -106,6 +107,14 @@ class Rules:
             or not 0 <= self.dummy < self.players
         ):
             raise RulesError(f"rules option 'dummy' must be a seat from 0 to {self.players - 1}")
+        # Two partnerships (the scoring counts on it): each seat's team is 0 or 1.
+        teams = self.teams
+        if not isinstance(teams, tuple) or not {type(t) for t in teams} <= {int} or sorted(
+            set(teams)
+        ) != [0, 1]:
+            raise RulesError("rules option 'teams' must list a team, 0 or 1, for each seat")
+        if type(self.hand_size) is not int:
+            raise RulesError("rules option 'hand_size' must be a whole number")
         if len(self.teams) != self.players or self.hand_size * self.players != self.deck_size:
             raise RulesError("seats, teams, decks and hand size do not make a table")
         points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
