@@ -61,6 +61,11 @@ class Deal:
                 f"trump card {card_name(self.trump_card)} is not in the dealer's hand "
                 f"(seat {self.dealer})"
             )
+        if rules.redeal_point_trump and rules.card_points[self.trump_card]:
+            raise DealError(
+                f"trump card {card_name(self.trump_card)} carries points: with "
+                "redeal_point_trump that deal is shuffled and dealt again"
+            )
 
     @classmethod
     def from_cards(cls, dealer: int, hands: Sequence[Sequence[Card]], trump_card: Card) -> Deal:

@@ -1,0 +1,140 @@
+"""Dealing: reproducible shuffles, the packets, the turned trump card, deal validation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import RULE_SETS
+
+from sueca.cards import card_name, card_points, mask_cards, parse_card, parse_cards
+from sueca.deal import Deal, DealError, deal_cards, deal_from_deck, deal_order, random_dealer
+from sueca.rules import STANDARD, Rules, preset
+
+
+def documented_seat(rules: Rules, dealer: int, position: int) -> int:
+    """RULES.md: packets of ``deal_packets`` cards in play order, starting with the player
+    after the dealer (or with the dealer himself when his first card is the trump)."""
+    first = dealer if rules.trump_card == "dealer_first" else dealer + 1
+    return (first + position // rules.deal_packets) % rules.players
+
+
+@pytest.mark.parametrize("packets", [1, 5, 10])
+@pytest.mark.parametrize("trump_card", ["dealer_last", "dealer_first"])
+@pytest.mark.parametrize("dealer", range(4))
+def test_packets_give_the_documented_positions(packets: int, trump_card: str, dealer: int) -> None:
+    rules = STANDARD.replace(deal_packets=packets, trump_card=trump_card)
+    order = deal_order(rules, dealer)
+    assert list(order) == [documented_seat(rules, dealer, p) for p in range(40)]
+    deck = list(range(40))
+    random.Random(packets * 10 + dealer).shuffle(deck)
+    deal = deal_from_deck(rules, dealer, deck)
+    for position, card in enumerate(deck):
+        assert deal.hands[documented_seat(rules, dealer, position)] >> card & 1
+    # The dealer's last card (the 40th of the deck) or his first (the deck's top card).
+    expected = deck[39] if trump_card == "dealer_last" else deck[0]
+    assert deal.trump_card == expected
+    assert deal.dealer == dealer
+    deal.validate(rules)
+
+
+def test_packets_of_one_alternate_seats() -> None:
+    deck = list(range(40))
+    deal = deal_from_deck(STANDARD, 0, deck)
+    # Seat 1 gets cards 0, 4, 8, …; the dealer (seat 0) gets 3, 7, …, 39 and turns 39.
+    assert mask_cards(deal.hands[1]) == tuple(range(0, 40, 4))
+    assert mask_cards(deal.hands[0]) == tuple(range(3, 40, 4))
+    assert card_name(deal.trump_card) == "AC"
+
+
+def test_brazil_deals_ten_at_a_time() -> None:
+    deal = deal_from_deck(preset("brazil"), 2, list(range(40)))
+    assert [mask_cards(h) for h in deal.hands] == [
+        tuple(range(10, 20)), tuple(range(20, 30)), tuple(range(30, 40)), tuple(range(10))
+    ]
+    assert deal.trump_card == 39  # the bottom card is the dealer's (seat 2)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_seeded_deals_are_reproducible_and_valid(name: str) -> None:
+    rules = RULE_SETS[name]
+    for seed in range(20):
+        dealer = seed % 4
+        deal = deal_cards(rules, dealer, random.Random(seed))
+        assert deal == deal_cards(rules, dealer, random.Random(seed))
+        deal.validate(rules)
+        assert deal.hands[dealer] >> deal.trump_card & 1
+    deals = {deal_cards(rules, 0, random.Random(seed)).hands for seed in range(20)}
+    assert len(deals) == 20
+
+
+def test_redeal_point_trump_never_turns_a_point_card() -> None:
+    for rules in (STANDARD.replace(redeal_point_trump=True),
+                  STANDARD.replace(redeal_point_trump=True, maria_de_copas=3, deal_packets=5)):
+        rng = random.Random(5)
+        turned = [deal_cards(rules, rng.randrange(4), rng).trump_card for _ in range(400)]
+        assert all(rules.card_points[c] == 0 for c in turned)
+        assert len({c % 10 for c in turned}) == 5  # every blank rank comes up
+    # Without the option, point cards are turned about half of the time.
+    rng = random.Random(5)
+    plain = [deal_cards(STANDARD, 0, rng).trump_card for _ in range(400)]
+    assert 120 < sum(1 for c in plain if card_points(c)) < 280
+
+
+def test_random_dealer_is_a_seat() -> None:
+    rng = random.Random(1)
+    assert {random_dealer(rng, STANDARD) for _ in range(100)} == {0, 1, 2, 3}
+
+
+def good_hands() -> list[list[int]]:
+    return [parse_cards(" ".join(r + s for r in "A7KJQ65432")) for s in "SHDC"]
+
+
+def test_validate_accepts_a_good_deal() -> None:
+    Deal.from_cards(0, good_hands(), parse_card("2S")).validate(STANDARD)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda h: (4, h, "2S"), "dealer 4 is not a seat"),
+        (lambda h: (-1, h, "2S"), "dealer -1 is not a seat"),
+        (lambda h: (0, h[:3], "2S"), "3 hands for 4 seats"),
+        (lambda h: (0, [h[0][:9], h[1], h[2], h[3] + h[0][9:]], "3S"),
+         "seat 0 holds 9 cards, not 10"),
+        (lambda h: (0, [h[0], h[1][:9] + [h[0][0]], h[2], h[3]], "2S"),
+         "card AS is dealt twice"),
+        (lambda h: (0, [h[0], h[1][:9] + h[2][:1], h[2][1:] + h[3][:1], h[3][1:] + h[0][:1]],
+                    "3S"), "dealt twice"),
+        (lambda h: (1, h, "2S"), "trump card 2S is not in the dealer's hand"),
+    ],
+)
+def test_validate_names_the_problem(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    dealer, hands, trump = change(good_hands())
+    with pytest.raises(DealError, match=message):
+        Deal.from_cards(dealer, hands, parse_card(trump)).validate(STANDARD)
+
+
+def test_validate_finds_a_missing_card() -> None:
+    hands = good_hands()
+    deal = Deal(0, (hands_mask(hands[0]), hands_mask(hands[1]), hands_mask(hands[2]),
+                    hands_mask(hands[3][:9]) | 1 << 40), parse_card("2S"))
+    with pytest.raises(DealError, match="card 2C is missing"):
+        deal.validate(STANDARD)
+
+
+def test_validate_refuses_a_point_trump_under_redeal_point_trump() -> None:
+    rules = STANDARD.replace(redeal_point_trump=True)
+    Deal.from_cards(0, good_hands(), parse_card("6S")).validate(rules)
+    with pytest.raises(DealError, match="trump card 7S carries points"):
+        Deal.from_cards(0, good_hands(), parse_card("7S")).validate(rules)
+
+
+def hands_mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def test_deal_prints_its_hands() -> None:
+    text = str(Deal.from_cards(0, good_hands(), parse_card("2S")))
+    assert text.splitlines()[0] == "dealer 0, trump card 2S"
+    assert "seat 3: 2C 3C" in text
