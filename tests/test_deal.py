@@ -102,7 +102,7 @@ def test_validate_accepts_a_good_deal() -> None:
         (lambda h: (0, h[:3], "2S"), "3 hands for 4 seats"),
         (lambda h: (0, [h[0][:9], h[1], h[2], h[3] + h[0][9:]], "3S"),
          "seat 0 holds 9 cards, not 10"),
-        (lambda h: (0, [h[0], h[1][:9] + [h[0][0]], h[2], h[3]], "2S"),
+        (lambda h: (0, [h[0], [*h[1][:9], h[0][0]], h[2], h[3]], "2S"),
          "card AS is dealt twice"),
         (lambda h: (0, [h[0], h[1][:9] + h[2][:1], h[2][1:] + h[3][:1], h[3][1:] + h[0][:1]],
                     "3S"), "dealt twice"),
