@@ -11,12 +11,14 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 
-from sueca.cards import Card, card_name, mask_cards
+from sueca.cards import Card, card_name, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
+from sueca.record import GameRecord, dumps, read
 from sueca.rules import STANDARD, Rules, preset
 from sueca.state import State
 
@@ -204,10 +206,35 @@ def play_to_points(
     raise AssertionError(f"no play found giving team 0 {team0} points")
 
 
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
 def deal_to_points(
     rules: Rules, dealer: int, team0: int, tricks0: int | None = None, seed: int = 0
 ) -> State:
-    """A random deal by ``dealer``, played so that team 0 takes exactly ``team0`` points."""
+    """A deal by ``dealer``, played so that team 0 takes exactly ``team0`` points.
+
+    Finding one is a search (up to seconds), so each is kept as a one-deal record under
+    ``tests/fixtures/points/``: run with ``SUECA_WRITE_FIXTURES=1`` to write missing ones."""
+    options = "-".join(f"{k}={v}" for k, v in sorted(rules.to_dict().items()))
+    name = f"{options}-dealer{dealer}-team0_{team0}-tricks{tricks0}-seed{seed}.json"
+    path = FIXTURES / "points" / name.replace(" ", "")
+    if path.exists():
+        deal_record = read(str(path)).deals[0]
+        state = State(rules, deal_record.to_deal())
+        for token in deal_record.plays:
+            state.push(parse_card(token))
+        return state
+    state = search_deal_to_points(rules, dealer, team0, tricks0, seed)
+    if os.environ.get("SUECA_WRITE_FIXTURES"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(GameRecord.from_states(rules, dealer, [state])), encoding="utf-8")
+    return state
+
+
+def search_deal_to_points(
+    rules: Rules, dealer: int, team0: int, tricks0: int | None = None, seed: int = 0
+) -> State:
     rng = random.Random(f"deal_to_points:{seed}")
     for _ in range(50):
         deal = deal_cards(rules, dealer, rng)
