@@ -3,10 +3,16 @@
 >>> bot = make_bot("heuristic", seed=1)
 >>> bot.name
 'heuristic'
->>> make_bot("nobody")
+>>> make_bot("ismcts:iterations=200+signals", seed=1).name
+'ismcts+signals'
+>>> make_bot("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known: heuristic, random)
+ValueError: unknown bot 'nobody' (known: heuristic, ...)
+
+A spec is ``NAME[:OPTION=VALUE…][+signals]`` (options go to the bot, ``+signals`` makes it play
+and read the partner echo of :mod:`sueca.bots.signals`), or ``cmd:COMMAND`` for an external
+program speaking the bot protocol (:mod:`sueca.protocol`).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from collections.abc import Callable
 
 from sueca.bots.base import Bot
 from sueca.bots.heuristic import HeuristicBot
+from sueca.bots.ismcts import IsmctsBot
 from sueca.bots.random_bot import RandomBot
 
 BotFactory = Callable[[int | None], Bot]
@@ -22,6 +29,7 @@ BotFactory = Callable[[int | None], Bot]
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "ismcts": IsmctsBot,
 }
 
 # The strongest bot available: what a table seats when the user does not choose.
@@ -33,11 +41,40 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``heuristic``, …)."""
-    name = spec.strip()
+    """A bot by spec (``random``, ``heuristic``, ``ismcts:iterations=200+signals``,
+    ``cmd:python my_bot.py``); a bad spec raises ``ValueError`` naming the problem."""
+    spec = spec.strip()
+    if spec.startswith("cmd:"):
+        from sueca.protocol import ExternalBot  # the protocol is not part of the core
+
+        return ExternalBot(spec[len("cmd:"):], seed)
+    base, plus, modifier = spec.partition("+")
+    if plus and modifier.strip() != "signals":
+        raise ValueError(f"unknown bot modifier {modifier.strip()!r} in {spec!r} (known: signals)")
+    name, _, option_text = base.partition(":")
+    name = name.strip()
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
-    return BOTS[name](seed)
+    bot = BOTS[name](seed)
+    if option_text:
+        options = {}
+        for item in option_text.split(":"):
+            key, equals, value = item.partition("=")
+            if not equals or not key.strip():
+                raise ValueError(f"bot option {item!r} in {spec!r} is not OPTION=VALUE")
+            options[key.strip()] = value.strip()
+        configure = getattr(bot, "configure", None)
+        if configure is None:
+            raise ValueError(f"bot {name!r} takes no options")
+        configure(options)
+    if plus:
+        from sueca.bots.signals import SignalBot
+
+        bot = SignalBot(bot)
+    return bot
 
 
-__all__ = ["BOTS", "STRONGEST", "Bot", "HeuristicBot", "RandomBot", "make_bot", "register_bot"]
+__all__ = [
+    "BOTS", "STRONGEST", "Bot", "HeuristicBot", "IsmctsBot", "RandomBot", "make_bot",
+    "register_bot",
+]

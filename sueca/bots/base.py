@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from sueca.cards import Card
+from sueca.cards import Card, CardMask
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -30,6 +30,10 @@ class Bot(ABC):
     def explain(self, info: InformationState) -> tuple[Card, str]:
         """A card and a one-line reason for it (for hints); bots may say more."""
         return self.choose(info), f"{self.name} plays it"
+
+    def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
+        """The deal is over: the seat's last information state and every hand as dealt
+        (shown to all once the play ends). Bots that learn across deals listen here."""
 
     def close(self) -> None:
         """Release what the bot holds (a process, a file)."""

@@ -1,0 +1,181 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012).
+
+One tree is grown over the bot's information sets: every iteration draws a world uniformly
+among those consistent with what the seat knows (:meth:`InformationState.sample_state`, exact
+uniform sampling), walks the tree restricted to the moves that world allows, adds one node,
+finishes the deal with a quick playout and backs the card points up. A child's exploration
+term counts how often it was *available* rather than how often its parent was visited, since
+in a hidden-information game a move exists only in some of the sampled worlds.
+
+The bot is deterministic given its seed when the budget is an iteration count (the default);
+a time budget (``time=0.5``) makes the number of iterations, and so the play, depend on the
+machine.
+
+>>> import random
+>>> from sueca.deal import deal_cards
+>>> from sueca.rules import STANDARD
+>>> from sueca.state import State
+>>> state = State(STANDARD, deal_cards(STANDARD, dealer=0, rng=random.Random(3)))
+>>> info = state.information_state(state.to_play)
+>>> bot = IsmctsBot(seed=1, iterations=50)
+>>> card = bot.choose(info)
+>>> card in info.legal_moves() and card == IsmctsBot(seed=1, iterations=50).choose(info)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+
+from sueca.bots.base import Bot
+from sueca.cards import Card, card_name
+from sueca.infostate import InformationState
+from sueca.state import State
+
+DEFAULT_ITERATIONS = 1000
+
+
+class _Node:
+    """One information set of the tree: the card that led to it, played by ``team``."""
+
+    __slots__ = ("avail", "children", "reward", "team", "visits")
+
+    def __init__(self, team: int) -> None:
+        self.team = team  # the partnership of the seat whose card led here
+        self.children: dict[Card, _Node] = {}
+        self.visits = 0
+        self.avail = 0  # iterations in which the card leading here was legal
+        self.reward = 0.0  # sum of the card-point shares of ``team``
+
+
+class IsmctsBot(Bot):
+    """SO-ISMCTS with random playouts and UCB1 over availability counts."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+    ) -> None:
+        super().__init__(seed)
+        # None: DEFAULT_ITERATIONS, or as many as the time budget allows when there is one.
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.last_iterations = 0
+
+    def configure(self, options: Mapping[str, str]) -> None:
+        """Options from a bot spec such as ``ismcts:iterations=200:c=0.5`` or
+        ``ismcts:time=0.5``; an unknown option or a bad value raises ``ValueError``."""
+        for key, value in options.items():
+            try:
+                if key in ("iterations", "n"):
+                    self.iterations = int(value)
+                    if self.iterations < 1:
+                        raise ValueError
+                elif key == "time":
+                    self.time_limit = float(value)
+                    if self.time_limit <= 0:
+                        raise ValueError
+                elif key in ("c", "exploration"):
+                    self.exploration = float(value)
+                    if self.exploration < 0:
+                        raise ValueError
+                else:
+                    raise KeyError(key)
+            except KeyError:
+                raise ValueError(
+                    f"ismcts has no option {key!r} (options: iterations, time, c)"
+                ) from None
+            except ValueError:
+                raise ValueError(f"ismcts option {key}={value!r} is not a valid value") from None
+
+    def choose(self, info: InformationState) -> Card:
+        return self.search(info)[0]
+
+    def explain(self, info: InformationState) -> tuple[Card, str]:
+        card, root = self.search(info)
+        child = root.children.get(card)
+        if child is None or not child.visits:
+            return card, "the only legal card"
+        share = child.reward / child.visits * info.rules.total_points
+        return card, (
+            f"ismcts: {card_name(card)} chosen in {child.visits} of {root.visits} "
+            f"simulations, expecting about {share:.0f} points for our side"
+        )
+
+    def search(self, info: InformationState) -> tuple[Card, _Node]:
+        """The most visited card at the root, and the tree."""
+        legal = info.legal_moves()
+        if not legal:
+            raise ValueError(f"seat {info.seat} has no card to play now")
+        root = _Node(team=-1)
+        if len(legal) == 1:
+            return legal[0], root
+        rng = self.rng
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        if self.iterations is not None:
+            limit = self.iterations  # with a time budget too, a ceiling
+        else:
+            limit = DEFAULT_ITERATIONS if deadline is None else 10**9
+        while done < limit:
+            self._iterate(root, info.sample_state(rng), rng)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        root.visits = done
+        card = max(legal, key=lambda c: (root.children[c].visits if c in root.children else -1,
+                                         -c))
+        return card, root
+
+    def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
+        teams = state.rules.teams
+        c = self.exploration
+        node = root
+        path = []
+        # Selection and expansion: descend while every legal card already has a child.
+        while not state.is_finished():
+            legal = state.legal_moves()
+            children = node.children
+            untried = [card for card in legal if card not in children]
+            for card in legal:
+                child = children.get(card)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                card = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(teams[state.to_play])
+                child.avail = 1
+                children[card] = child
+                state.push(card)
+                path.append(child)
+                break
+            best_card, best_score = legal[0], -1.0
+            for card in legal:
+                child = children[card]
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best_card, best_score = card, score
+            node = children[best_card]
+            state.push(best_card)
+            path.append(node)
+        # Playout: uniformly random legal cards to the end of the deal.
+        while not state.is_finished():
+            legal = state.legal_moves()
+            state.push(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
+        points = state.team_points()
+        total = state.rules.total_points
+        for visited in path:
+            visited.visits += 1
+            visited.reward += points[visited.team] / total
