@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import RULE_SETS
+from core_support import RULE_SETS
 
 from sueca.cards import card_name, card_points, mask_cards, parse_card, parse_cards
 from sueca.deal import Deal, DealError, deal_cards, deal_from_deck, deal_order, random_dealer

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import RULE_SETS, random_state, ref_suit, snapshot
+from core_support import RULE_SETS, random_state, ref_suit, snapshot
 from hypothesis import given
 from hypothesis import strategies as st
 

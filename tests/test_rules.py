@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import RULE_SETS
+from core_support import RULE_SETS
 
 from sueca.rules import OPTION_NAMES, PRESETS, STANDARD, Rules, RulesError, preset
 

@@ -8,10 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import deal_to_points
+from core_support import deal_to_points, sweep_state
 
-from sueca.cards import Card, cards_mask, parse_card, parse_cards
-from sueca.deal import Deal
 from sueca.match import Match
 from sueca.record import GameRecord, check, dumps, loads
 from sueca.rules import STANDARD, Rules, preset
@@ -140,41 +138,6 @@ def test_bonuses_scale_the_thresholds(rules: Rules, total: int, tie: int | None,
 
 
 # ---- hand-built deals ---------------------------------------------------------------------
-
-CLUBS_HIGH_TO_LOW = parse_cards("AC 7C KC JC QC 6C 5C 4C 3C")
-
-
-def sweep_state(rules: Rules, dealer: int, lose_last: bool = False) -> State:
-    """A deal that the leader's side takes whole: clubs are trump (the dealer's 2C is the
-    turned card) and the leader holds every other club and one spade. He draws trumps nine
-    times, then leads the spade: AS takes the tenth trick too; or, with ``lose_last``, he leads
-    2S and the seat after him wins that trick with 5S over 3S and 4S: a trick without points.
-    """
-    leader = (dealer + 1) % 4
-    last = parse_card("2S" if lose_last else "AS")
-    reserve = dict(zip([(leader + k) % 4 for k in (1, 2, 3)],
-                       parse_cards("5S 3S 4S"), strict=True)) if lose_last else {}
-    hands: list[list[Card]] = [[] for _ in range(4)]
-    hands[leader] = [*CLUBS_HIGH_TO_LOW, last]
-    hands[dealer].append(parse_card("2C"))
-    for seat, card in reserve.items():
-        hands[seat].append(card)
-    used = cards_mask(c for h in hands for c in h)
-    rest = [c for c in range(40) if not used >> c & 1]
-    for seat in ((leader + 1) % 4, (leader + 2) % 4, dealer):
-        while len(hands[seat]) < 10:
-            hands[seat].append(rest.pop())
-    state = State(rules, Deal.from_cards(dealer, hands, parse_card("2C")))
-    leads = [*CLUBS_HIGH_TO_LOW, last]
-    while not state.is_finished():
-        if state.to_play == leader:
-            state.push(leads.pop(0))
-        else:
-            moves = [c for c in state.legal_moves() if c != reserve.get(state.to_play)]
-            # Throw the richest card: the leader's side collects every point.
-            state.push(max(moves or state.legal_moves(), key=rules.card_points.__getitem__))
-    return state
-
 
 def run_match(rules: Rules, first_dealer: int, states: Sequence[State]) -> dict[str, Any]:
     """Score the states through a Match and through a record's check; both must agree.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import (
+from core_support import (
     RULE_SETS,
     hand_cards,
     random_state,

@@ -1,0 +1,274 @@
+"""Shared helpers for the core engine's tests: the rule combinations that matter, an
+independent reference implementation of the rules of play, random play-outs, a goal-directed
+search for deals that end with a chosen score, and hand-built deals.
+
+The reference functions here work from card *names* and RULES.md's rank order, not from the
+engine's integer encoding or lookup tables, so that a bug in those cannot hide in the tests.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from sueca.cards import Card, card_name, cards_mask, mask_cards, parse_card, parse_cards
+from sueca.deal import Deal, deal_cards
+from sueca.record import GameRecord, dumps, read
+from sueca.rules import STANDARD, Rules, preset
+from sueca.state import State
+
+# ---- the rule combinations that matter -----------------------------------------------------
+
+RULE_SETS: dict[str, Rules] = {
+    "standard": STANDARD,
+    "brazil": preset("brazil"),
+    "italiana": preset("italiana"),
+    "pontos": preset("pontos"),
+    "packets5": STANDARD.replace(deal_packets=5),
+    "packets10": STANDARD.replace(deal_packets=10),
+    "dealer_first": STANDARD.replace(trump_card="dealer_first"),
+    "brazil_dealer_first": preset("brazil").replace(trump_card="dealer_first"),
+    "redeal_point_trump": STANDARD.replace(redeal_point_trump=True),
+    "last_trick_bonus": STANDARD.replace(last_trick_bonus=10),
+    "maria_de_copas": STANDARD.replace(maria_de_copas=5),
+    "dummy": STANDARD.replace(dummy=2),
+    "open_hands": STANDARD.replace(open_hands=True),
+    "review_tricks": STANDARD.replace(review_tricks=True),
+    "italiana_bonuses": preset("italiana").replace(
+        last_trick_bonus=7, maria_de_copas=3, deal_packets=5, trump_card="dealer_first"
+    ),
+    "italiana_dummy": preset("italiana").replace(dummy=1, redeal_point_trump=True),
+    "bandeira_rolha_carry": STANDARD.replace(sweep="bandeira", rolha=True, tie_carry=True),
+    "points_wins_match": STANDARD.replace(sweep="points_wins_match", tie_carry=True),
+}
+"""Every option that changes the deal, the play or the information a seat gets, alone and in
+combination (scoring-only options are covered by test_scoring and test_match)."""
+
+
+# ---- an independent reference for the rules of play -------------------------------------
+
+# RULES.md: "Rank in every suit, high to low: A, 7, K, J, Q, 6, 5, 4, 3, 2."
+REFERENCE_RANKS_HIGH_TO_LOW = "A7KJQ65432"
+REFERENCE_POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
+
+
+def ref_suit(card: Card) -> str:
+    return card_name(card)[1]
+
+
+def ref_strength(card: Card) -> int:
+    return -REFERENCE_RANKS_HIGH_TO_LOW.index(card_name(card)[0])
+
+
+def ref_points(card: Card, rules: Rules) -> int:
+    name = card_name(card)
+    extra = rules.maria_de_copas if name == "QH" else 0
+    return REFERENCE_POINTS.get(name[0], 0) + extra
+
+
+def ref_trick_winner(cards: Sequence[Card], leader: int, trump: str, players: int = 4) -> int:
+    """The seat that wins a trick: the highest trump, else the highest card of the suit led."""
+    led = ref_suit(cards[0])
+    trumps = [i for i, c in enumerate(cards) if ref_suit(c) == trump]
+    candidates = trumps or [i for i, c in enumerate(cards) if ref_suit(c) == led]
+    best = max(candidates, key=lambda i: ref_strength(cards[i]))
+    return (leader + best) % players
+
+
+def ref_legal(
+    hand: Sequence[Card], trick: Sequence[Card], trump: str, must_trump: bool
+) -> set[Card]:
+    """The cards of ``hand`` that may be played to ``trick`` (RULES.md sections 1 and 3)."""
+    if not trick:
+        return set(hand)
+    led = ref_suit(trick[0])
+    follow = {c for c in hand if ref_suit(c) == led}
+    if follow:
+        return follow
+    trumps = {c for c in hand if ref_suit(c) == trump}
+    if must_trump and trumps:
+        return trumps
+    return set(hand)
+
+
+# ---- states -------------------------------------------------------------------------------
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """Every field of a state, lists copied: two equal snapshots are the same state."""
+    out: dict[str, Any] = {}
+    for name in type(state).__slots__:
+        value = getattr(state, name)
+        out[name] = list(value) if isinstance(value, list) else value
+    return out
+
+
+def random_state(rules: Rules, rng: random.Random, plays: int | None = None,
+                 dealer: int | None = None) -> State:
+    """A random deal with ``plays`` random legal cards played (a random number when None)."""
+    if dealer is None:
+        dealer = rng.randrange(rules.players)
+    state = State(rules, deal_cards(rules, dealer, rng))
+    if plays is None:
+        plays = rng.randrange(rules.deck_size + 1)
+    for _ in range(plays):
+        state.push(rng.choice(state.legal_moves()))
+    return state
+
+
+def random_states(rules: Rules, seed: int, count: int) -> Iterator[State]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield random_state(rules, rng)
+
+
+def hands_of(*texts: str) -> list[list[Card]]:
+    from sueca.cards import parse_cards
+
+    return [parse_cards(text) for text in texts]
+
+
+def find_plays(
+    rules: Rules,
+    deal: Deal,
+    goal: Callable[[State], bool],
+    feasible: Callable[[State], bool] = lambda state: True,
+    seed: int = 0,
+    budget: int = 200_000,
+) -> State | None:
+    """A finished play of ``deal`` whose final state meets ``goal``, found by a depth-first
+    search in random move order; ``feasible`` prunes positions that cannot reach the goal."""
+    rng = random.Random(seed)
+    state = State(rules, deal)
+    nodes = 0
+
+    def search() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget or not feasible(state):
+            return False
+        if state.is_finished():
+            return goal(state)
+        moves = list(state.legal_moves())
+        rng.shuffle(moves)
+        for card in moves:
+            state.push(card)
+            if search():
+                return True
+            state.pop()
+        return False
+
+    return state if search() else None
+
+
+def play_to_points(
+    rules: Rules, deal: Deal, team0: int, tricks0: int | None = None, seed: int = 0
+) -> State:
+    """A finished play of ``deal`` in which team 0 takes exactly ``team0`` points (and
+    ``tricks0`` tricks, when given)."""
+    total = rules.total_points
+
+    def feasible(state: State) -> bool:
+        taken = state.team_points()
+        left = total - sum(taken)
+        if not team0 - left <= taken[0] <= team0:
+            return False
+        if tricks0 is not None:
+            won = state.team_tricks()[0]
+            return won <= tricks0 <= won + rules.hand_size - state.trick_number
+        return True
+
+    def goal(state: State) -> bool:
+        return state.team_points()[0] == team0 and (
+            tricks0 is None or state.team_tricks()[0] == tricks0
+        )
+
+    for attempt in range(20):
+        found = find_plays(rules, deal, goal, feasible, seed=seed * 1000 + attempt,
+                           budget=20_000)
+        if found is not None:
+            return found
+    raise AssertionError(f"no play found giving team 0 {team0} points")
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def deal_to_points(
+    rules: Rules, dealer: int, team0: int, tricks0: int | None = None, seed: int = 0
+) -> State:
+    """A deal by ``dealer``, played so that team 0 takes exactly ``team0`` points.
+
+    Finding one is a search (up to seconds), so each is kept as a one-deal record under
+    ``tests/fixtures/points/``: run with ``SUECA_WRITE_FIXTURES=1`` to write missing ones."""
+    options = "-".join(f"{k}={v}" for k, v in sorted(rules.to_dict().items()))
+    name = f"{options}-dealer{dealer}-team0_{team0}-tricks{tricks0}-seed{seed}.json"
+    path = FIXTURES / "points" / name.replace(" ", "")
+    if path.exists():
+        deal_record = read(str(path)).deals[0]
+        state = State(rules, deal_record.to_deal())
+        for token in deal_record.plays:
+            state.push(parse_card(token))
+        return state
+    state = search_deal_to_points(rules, dealer, team0, tricks0, seed)
+    if os.environ.get("SUECA_WRITE_FIXTURES"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(GameRecord.from_states(rules, dealer, [state])), encoding="utf-8")
+    return state
+
+
+def search_deal_to_points(
+    rules: Rules, dealer: int, team0: int, tricks0: int | None = None, seed: int = 0
+) -> State:
+    rng = random.Random(f"deal_to_points:{seed}")
+    for _ in range(50):
+        deal = deal_cards(rules, dealer, rng)
+        try:
+            return play_to_points(rules, deal, team0, tricks0, seed)
+        except AssertionError:
+            continue
+    raise AssertionError(f"no deal found giving team 0 {team0} points")
+
+
+def hand_cards(state: State, seat: int) -> list[Card]:
+    return list(mask_cards(state.hands[seat]))
+
+
+# ---- hand-built deals ---------------------------------------------------------------------
+
+CLUBS_HIGH_TO_LOW = parse_cards("AC 7C KC JC QC 6C 5C 4C 3C")
+
+
+def sweep_state(rules: Rules, dealer: int, lose_last: bool = False) -> State:
+    """A deal that the leader's side takes whole: clubs are trump (the dealer's 2C is the
+    turned card) and the leader holds every other club and one spade. He draws trumps nine
+    times, then leads the spade: AS takes the tenth trick too; or, with ``lose_last``, he leads
+    2S and the seat after him wins that trick with 5S over 3S and 4S: a trick without points.
+    """
+    leader = (dealer + 1) % 4
+    last = parse_card("2S" if lose_last else "AS")
+    reserve = dict(zip([(leader + k) % 4 for k in (1, 2, 3)],
+                       parse_cards("5S 3S 4S"), strict=True)) if lose_last else {}
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    hands[leader] = [*CLUBS_HIGH_TO_LOW, last]
+    hands[dealer].append(parse_card("2C"))
+    for seat, card in reserve.items():
+        hands[seat].append(card)
+    used = cards_mask(c for h in hands for c in h)
+    rest = [c for c in range(40) if not used >> c & 1]
+    for seat in ((leader + 1) % 4, (leader + 2) % 4, dealer):
+        while len(hands[seat]) < 10:
+            hands[seat].append(rest.pop())
+    state = State(rules, Deal.from_cards(dealer, hands, parse_card("2C")))
+    leads = [*CLUBS_HIGH_TO_LOW, last]
+    while not state.is_finished():
+        if state.to_play == leader:
+            state.push(leads.pop(0))
+        else:
+            moves = [c for c in state.legal_moves() if c != reserve.get(state.to_play)]
+            # Throw the richest card: the leader's side collects every point.
+            state.push(max(moves or state.legal_moves(), key=rules.card_points.__getitem__))
+    return state
