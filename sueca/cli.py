@@ -34,7 +34,8 @@ SetOption = Annotated[
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"sueca: {message}", markup=False)
+    # One line, never wrapped at the terminal width: scripts read this message.
+    err_console.print(f"sueca: {message}", markup=False, soft_wrap=True)
     return typer.Exit(code)
 
 
