@@ -1,0 +1,412 @@
+"""Game records (RECORD.md): round trips, and every kind of invalid record reported with the
+contract's error at the right deal and play index."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from core_support import FIXTURES, RULE_SETS, ref_suit, sweep_state
+
+from sueca.cards import SUIT_LETTERS, card_name, card_symbol, mask_cards, parse_card
+from sueca.match import Match
+from sueca.record import GameRecord, RecordFormatError, check, dumps, from_json, loads, replay
+from sueca.rules import STANDARD, Rules, preset
+from sueca.state import State
+
+TOP_KEYS = {"valid", "error", "deals", "match"}
+DEAL_KEYS = {"trump", "tricks", "points", "game_points", "finished"}
+TRICK_KEYS = {"leader", "cards", "winner", "points"}
+
+
+def random_match_record(rules: Rules, seed: int) -> dict[str, Any]:
+    """A whole match of random legal play, as RECORD.md JSON."""
+    rng = random.Random(seed)
+    match = Match(rules, first_dealer=rng.randrange(4))
+    states = []
+    while not match.is_over:
+        state = match.new_deal(rng)
+        while not state.is_finished():
+            state.push(rng.choice(state.legal_moves()))
+        match.finish_deal(state)
+        states.append(state)
+    data: dict[str, Any] = json.loads(
+        dumps(GameRecord.from_states(rules, match.first_dealer, states))
+    )
+    return data
+
+
+def check_json(data: dict[str, Any]) -> dict[str, Any]:
+    """Check a record given as JSON data, as ``sueca check --json`` would read it."""
+    report = check(loads(json.dumps(data)))
+    assert_contract_shape(report)
+    return report
+
+
+def assert_contract_shape(report: dict[str, Any]) -> None:
+    assert set(report) == TOP_KEYS
+    assert set(report["match"]) == {"score", "winner"}
+    assert isinstance(report["valid"], bool)
+    if report["valid"]:
+        assert report["error"] is None
+    else:
+        assert set(report["error"]) == {"deal", "play", "reason"}
+        assert isinstance(report["error"]["reason"], str) and report["error"]["reason"]
+    for deal in report["deals"]:
+        assert set(deal) == DEAL_KEYS
+        assert deal["trump"] in SUIT_LETTERS
+        for trick in deal["tricks"]:
+            assert set(trick) == TRICK_KEYS
+            assert len(trick["cards"]) == 4
+    json.dumps(report)  # plain JSON data all through
+
+
+@pytest.fixture(scope="module")
+def standard_match() -> dict[str, Any]:
+    for seed in range(100):
+        data = random_match_record(STANDARD, seed)
+        if len(data["deals"]) >= 3:
+            return data
+    raise AssertionError("no match of three deals")
+
+
+@pytest.fixture(scope="module")
+def italiana_match() -> dict[str, Any]:
+    return random_match_record(preset("italiana"), 7)
+
+
+# ---- round trips --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_round_trip(name: str) -> None:
+    data = random_match_record(RULE_SETS[name], seed=3)
+    text = json.dumps(data)
+    record = loads(text)
+    assert loads(dumps(record)).to_json() == record.to_json() == data
+    assert dumps(loads(dumps(record))) == dumps(record)
+    report = check_json(data)
+    assert report["valid"] and report["match"]["winner"] is not None
+    # Replaying gives back the very deals and plays.
+    states = replay(record).states
+    assert [card_name(c) for s in states for c in s.plays] == [
+        p for d in data["deals"] for p in d["plays"]
+    ]
+    assert Rules.from_dict(data["rules"]) == RULE_SETS[name]
+
+
+def test_report_matches_the_engine(standard_match: dict[str, Any]) -> None:
+    report = check_json(standard_match)
+    record = loads(json.dumps(standard_match))
+    result = replay(record)
+    for deal, state, result_deal in zip(report["deals"], result.states, result.match.results,
+                                        strict=True):
+        assert deal["trump"] == SUIT_LETTERS[state.trump]
+        assert deal["points"] == state.team_points() == list(result_deal.points)
+        assert deal["game_points"] == list(result_deal.game_points)
+        assert [t["winner"] for t in deal["tricks"]] == state.trick_winners
+        assert deal["tricks"][0]["leader"] == (state.deal.dealer + 1) % 4
+        assert sum(t["points"] for t in deal["tricks"]) == 120
+    assert report["match"]["score"] == [sum(d["game_points"][t] for d in report["deals"])
+                                        for t in (0, 1)]
+
+
+def test_readers_accept_symbols_lower_case_and_extra_fields(
+    standard_match: dict[str, Any]
+) -> None:
+    data = copy.deepcopy(standard_match)
+    for deal in data["deals"]:
+        deal["hands"] = [" ".join(card_symbol(parse_card(t)) for t in h.split())
+                         for h in deal["hands"]]
+        deal["plays"] = [p.lower() for p in deal["plays"]]
+        deal["trump_card"] = card_symbol(parse_card(deal["trump_card"]))
+        deal["comment"] = "from a table in Évora"
+    data["event"] = "club night"
+    assert check_json(data) == check_json(standard_match)
+    assert loads(json.dumps(data)).extra == {"event": "club night"}
+    assert json.loads(dumps(loads(json.dumps(data))))["deals"][0]["comment"] == (
+        "from a table in Évora"
+    )
+
+
+def test_an_unfinished_last_deal_is_valid(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    data["deals"][-1]["plays"] = data["deals"][-1]["plays"][:13]
+    report = check_json(data)
+    assert report["valid"]
+    last = report["deals"][-1]
+    assert not last["finished"] and last["game_points"] == [0, 0] and len(last["tricks"]) == 3
+    del data["deals"][-1]["plays"]
+    assert check_json(data)["valid"]
+
+
+def test_every_fixture_record_is_valid() -> None:
+    paths = sorted(Path(FIXTURES).glob("**/*.json"))
+    assert paths
+    for path in paths:
+        report = check(loads(path.read_text(encoding="utf-8")))
+        assert report["valid"], (path.name, report["error"])
+
+
+# ---- invalid records: the contract's error, at the right place ------------------------------
+
+
+def seat_and_hand_at(data: dict[str, Any], deal: int, play: int) -> tuple[int, list[int],
+                                                                         list[int]]:
+    """Who plays ``plays[play]`` of a deal, that seat's cards then, and the trick so far."""
+    rules = Rules.from_dict(data["rules"])
+    deal_data = data["deals"][deal]
+    record = loads(json.dumps({**data, "deals": [{**deal_data, "plays": []}],
+                               "first_dealer": deal_data["dealer"]}))
+    state = replay(record).states[0]
+    assert state.rules == rules
+    for token in deal_data["plays"][:play]:
+        state.push(parse_card(token))
+    return state.to_play, list(mask_cards(state.hands[state.to_play])), state.trick
+
+
+def expect_error(data: dict[str, Any], deal: int, play: int | None, reason: str) -> dict[str, Any]:
+    report = check_json(data)
+    assert not report["valid"]
+    error = report["error"]
+    assert (error["deal"], error["play"]) == (deal, play), error
+    assert reason in error["reason"], error["reason"]
+    # deals holds the results up to the error: the deal in error too when a play was wrong.
+    assert len(report["deals"]) == deal + (play is not None)
+    finished = [d for d in report["deals"] if d["finished"]]
+    assert report["match"]["score"] == [sum(d["game_points"][t] for d in finished)
+                                        for t in (0, 1)]
+    return report
+
+
+def test_a_card_not_in_hand(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    seat, hand, _ = seat_and_hand_at(data, 1, 6)
+    stranger = next(c for c in range(40) if c not in hand and card_name(c) not in
+                    data["deals"][1]["plays"][:6])
+    data["deals"][1]["plays"][6] = card_name(stranger)
+    report = expect_error(data, 1, 6, f"{card_name(stranger)} is not in seat {seat}'s hand")
+    assert not report["deals"][1]["finished"] and len(report["deals"][1]["tricks"]) == 1
+    # A card already played is not in hand either.
+    data = copy.deepcopy(standard_match)
+    data["deals"][0]["plays"][9] = data["deals"][0]["plays"][2]
+    expect_error(data, 0, 9, "is not in seat")
+
+
+def find_play(data: dict[str, Any], deal: int, wanted: str) -> tuple[int, str]:
+    """The first play of a deal where the player could have broken the rule ``wanted``
+    ("must_follow" or "must_trump"), and the card that breaks it."""
+    rules = Rules.from_dict(data["rules"])
+    plays = data["deals"][deal]["plays"]
+    for index in range(len(plays)):
+        _, hand, trick = seat_and_hand_at(data, deal, index)
+        if not trick:
+            continue
+        trump = data["deals"][deal]["trump_card"][-1]
+        led = ref_suit(trick[0])
+        follow = [c for c in hand if ref_suit(c) == led]
+        trumps = [c for c in hand if ref_suit(c) == trump]
+        others = [c for c in hand if ref_suit(c) not in (led, trump)]
+        if wanted == "must_follow" and follow and len(follow) < len(hand):
+            return index, card_name(next(c for c in hand if ref_suit(c) != led))
+        if wanted == "must_trump" and rules.must_trump and not follow and trumps and others:
+            return index, card_name(others[0])
+    raise AssertionError(f"no chance to break {wanted}")
+
+
+def test_must_follow(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    index, card = find_play(data, 2, "must_follow")
+    data["deals"][2]["plays"][index] = card
+    expect_error(data, 2, index, "must follow")
+
+
+def test_must_trump_under_italiana(italiana_match: dict[str, Any]) -> None:
+    for deal in range(len(italiana_match["deals"])):
+        data = copy.deepcopy(italiana_match)
+        try:
+            index, card = find_play(data, deal, "must_trump")
+        except AssertionError:
+            continue
+        data["deals"][deal]["plays"][index] = card
+        expect_error(data, deal, index, "must trump")
+        # The same discard is legal in the standard game.
+        data["rules"] = {"variant": "standard"}
+        data["deals"] = data["deals"][:deal + 1]
+        data["deals"][deal]["plays"] = data["deals"][deal]["plays"][:index + 1]
+        data["first_dealer"] = data["deals"][0]["dealer"]
+        assert check_json(data)["valid"]
+        return
+    pytest.fail("no must-trump position in the match")
+
+
+def test_a_wrong_dealer(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    data["deals"][1]["dealer"] = (data["deals"][1]["dealer"] + 1) % 4
+    expect_error(data, 1, None, "deals, but the deal has passed to seat")
+    data = copy.deepcopy(standard_match)
+    data["first_dealer"] = (data["first_dealer"] + 2) % 4
+    expect_error(data, 0, None, "the deal has passed to seat")
+    for bad in (7, -1, "0", None, True):
+        data = copy.deepcopy(standard_match)
+        data["first_dealer"] = bad
+        expect_error(data, 0, None, "first_dealer")
+        data = copy.deepcopy(standard_match)
+        data["deals"][1]["dealer"] = bad
+        expect_error(data, 1, None, "dealer" if not isinstance(bad, int) else "seat")
+
+
+def test_the_trump_card_must_be_the_dealers(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    deal = data["deals"][1]
+    other = deal["hands"][(deal["dealer"] + 1) % 4].split()[0]
+    deal["trump_card"] = other
+    expect_error(data, 1, None, f"trump card {other} is not in the dealer's hand")
+
+
+def test_duplicated_and_missing_cards(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    hands = data["deals"][1]["hands"]
+    first = hands[0].split()
+    second = hands[2].split()
+    second[0] = first[0]
+    hands[2] = " ".join(second)
+    expect_error(data, 1, None, f"card {first[0]} is dealt twice")
+    data = copy.deepcopy(standard_match)
+    hands = data["deals"][0]["hands"]
+    hands[3] = " ".join(hands[3].split()[1:])
+    expect_error(data, 0, None, "seat 3 holds 9 cards, not 10")
+    data = copy.deepcopy(standard_match)
+    hands = data["deals"][0]["hands"]
+    cards = hands[1].split()
+    hands[1] = " ".join([cards[0], *cards])
+    expect_error(data, 0, None, f"seat 1's hand holds {cards[0]} twice")
+    data = copy.deepcopy(standard_match)
+    data["deals"][0]["hands"] = data["deals"][0]["hands"][:3]
+    expect_error(data, 0, None, "3 hands for 4 seats")
+    data = copy.deepcopy(standard_match)
+    data["deals"][0]["hands"] = "AS 7S"
+    expect_error(data, 0, None, "hands must be a list")
+
+
+@pytest.mark.parametrize("bad", ["XX", "10H", "8S", "", "A", "AH7"])
+def test_bad_card_text(standard_match: dict[str, Any], bad: str) -> None:
+    data = copy.deepcopy(standard_match)
+    hand = data["deals"][1]["hands"][2].split()
+    data["deals"][1]["hands"][2] = " ".join([*hand[:9], bad]) if bad else " ".join(hand[:9])
+    expect_error(data, 1, None, "seat 2" if bad else "holds 9 cards")
+    if bad:
+        data = copy.deepcopy(standard_match)
+        data["deals"][2]["plays"][11] = bad
+        expect_error(data, 2, 11, "not a card")
+        data = copy.deepcopy(standard_match)
+        data["deals"][0]["trump_card"] = bad
+        expect_error(data, 0, None, "trump_card")
+
+
+def test_a_play_that_is_not_text(standard_match: dict[str, Any]) -> None:
+    for bad in (5, None, ["AS"]):
+        data = copy.deepcopy(standard_match)
+        data["deals"][0]["plays"][3] = bad
+        expect_error(data, 0, 3, "not a card")
+
+
+def test_plays_after_the_hand_is_over(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    data["deals"][1]["plays"].append(data["deals"][1]["plays"][0])
+    report = expect_error(data, 1, 40, "the hand is over")
+    assert report["deals"][1]["finished"]
+
+
+def test_deals_after_the_match_is_won(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    last = data["deals"][-1]
+    extra = copy.deepcopy(data["deals"][0])
+    extra["dealer"] = (last["dealer"] + 1) % 4
+    data["deals"].append(extra)
+    report = expect_error(data, len(data["deals"]) - 1, None, "already won by team")
+    assert report["match"]["winner"] is not None
+    assert report["match"] == check_json(standard_match)["match"]
+
+
+def test_an_unfinished_deal_followed_by_another(standard_match: dict[str, Any]) -> None:
+    """docs/record.md: reported at the unfinished deal, with ``play: null``."""
+    data = copy.deepcopy(standard_match)
+    data["deals"][0]["plays"] = data["deals"][0]["plays"][:21]
+    report = check_json(data)
+    assert report["error"]["deal"] == 0 and report["error"]["play"] is None
+    assert "unfinished" in report["error"]["reason"]
+    assert len(report["deals"]) == 1 and not report["deals"][0]["finished"]
+    assert report["match"]["score"] == [0, 0]
+
+
+def test_a_point_trump_under_redeal_point_trump() -> None:
+    rules = STANDARD.replace(redeal_point_trump=True)
+    state = sweep_state(STANDARD, 3)  # the turned card is 2C: allowed
+    data = json.loads(dumps(GameRecord.from_states(rules, 3, [state])))
+    assert check_json(data)["valid"]
+    hands = data["deals"][0]["hands"]
+    hands[3] = hands[3].replace("2C", "TMP")
+    hands[0] = hands[0].replace("7C", "2C")
+    hands[3] = hands[3].replace("TMP", "7C")
+    data["deals"][0]["trump_card"] = "7C"
+    data["deals"][0]["plays"] = []
+    expect_error(data, 0, None, "trump card 7C carries points")
+
+
+# ---- not a record at all ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not JSON"),
+        ("{", "not JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ("{}", "no 'deals'"),
+        ('{"deals": 3}', "'deals' must be a list"),
+        ('{"deals": [3]}', "deal 0 is not an object"),
+        ('{"deals": [{"dealer": 0, "hands": []}]}', "deal 0 has no 'trump_card'"),
+        ('{"rules": "standard", "deals": []}', "'rules' must be an object"),
+        ('{"rules": {"variant": "bisca"}, "deals": []}', "unknown rules variant 'bisca'"),
+        ('{"rules": {"trumps": true}, "deals": []}', "unknown rules option 'trumps'"),
+        ('{"rules": {"deal_packets": 4}, "deals": []}', "'deal_packets' cannot be 4"),
+        ('{"rules": {"deal_packets": true}, "deals": []}', "'deal_packets' cannot be True"),
+        ('{"deals": [{"dealer": 0, "hands": [], "trump_card": "AS", "plays": "AS"}]}',
+         "'plays' must be a list"),
+    ],
+)
+def test_not_a_record(text: str, message: str) -> None:
+    with pytest.raises(RecordFormatError, match=message.replace("(", r"\(")):
+        loads(text)
+
+
+def test_a_record_with_no_deals_is_valid_and_empty() -> None:
+    report = check(from_json({"deals": []}))
+    assert report == {"valid": True, "error": None, "deals": [],
+                      "match": {"score": [0, 0], "winner": None}}
+
+
+def test_check_leaves_the_record_alone(standard_match: dict[str, Any]) -> None:
+    data = copy.deepcopy(standard_match)
+    record = loads(json.dumps(data))
+    before = record.to_json()
+    check(record)
+    check(record)
+    assert record.to_json() == before == data
+
+
+def test_from_states_writes_the_documented_fields() -> None:
+    state = sweep_state(STANDARD, 3)
+    data = json.loads(dumps(GameRecord.from_states(STANDARD, 3, [state])))
+    assert data["rules"] == {"variant": "standard"} and data["first_dealer"] == 3
+    deal = data["deals"][0]
+    assert set(deal) == {"dealer", "hands", "trump_card", "plays"}
+    assert deal["trump_card"] == "2C" and len(deal["plays"]) == 40
+    assert all(len(h.split()) == 10 for h in deal["hands"])
+    assert all(token == card_name(parse_card(token)) for h in deal["hands"] for token in h.split())
+    assert isinstance(replay(loads(json.dumps(data))).states[0], State)
