@@ -323,6 +323,104 @@ def arena(
         console.print(str(result), markup=False)
 
 
+@app.command()
+def bot(
+    name: Annotated[str, typer.Argument(help="The bot to run: heuristic, ismcts, "
+                                             "ismcts:iterations=500+signals, …")],
+    seed: Annotated[int | None, typer.Option(help="Random seed of the bot.")] = None,
+) -> None:
+    """Run a bot over the sueca-bot/1 protocol on standard input and output (docs/protocol.md)."""
+    from sueca.bots import make_bot
+    from sueca.protocol import serve
+
+    if name.strip().startswith("cmd:"):
+        raise fail("sueca bot runs one of this project's bots; cmd: bots are programs already")
+    try:
+        player = make_bot(name, seed=seed)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(serve(player))
+
+
+@app.command()
+def arena(
+    bots: Annotated[str, typer.Option(help="Two or more bots, comma-separated: e.g. "
+                                           "ismcts,heuristic or heuristic,cmd:'python b.py'.")],
+    deals: Annotated[int, typer.Option(help="Deals per pair of bots, each played twice "
+                                            "with the teams swapped.")] = 100,
+    seed: Annotated[int, typer.Option(help="Random seed for the deals and the bots.")] = 0,
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: every "
+                                                     "core).")] = None,
+    sprt: Annotated[str | None, typer.Option(help="ELO0,ELO1: stop each pair when a "
+                                                  "sequential test decides.")] = None,
+    records: Annotated[Path | None, typer.Option(help="Keep every deal's record in this "
+                                                      "folder.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    progress: Annotated[bool | None, typer.Option(help="Show a progress bar (default: when "
+                                                       "the terminal shows it).")] = None,
+) -> None:
+    """Duplicate round robin between bots, on every core: margins with 95% intervals, deals
+    and pairs won, Elo for three or more bots (docs/arena.md)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from sueca.arena.tournament import run_arena
+
+    table_rules = build_rules(rules, set_)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) < 2:
+        raise fail("--bots takes at least two bots, comma-separated: e.g. ismcts,heuristic")
+    test: tuple[float, float] | None = None
+    if sprt is not None:
+        try:
+            elo0, elo1 = (float(x) for x in sprt.split(","))
+        except ValueError:
+            raise fail(f"--sprt takes ELO0,ELO1 (two numbers), not {sprt!r}") from None
+        if elo1 <= elo0:
+            raise fail("--sprt needs ELO0 < ELO1, e.g. --sprt 0,20")
+        test = (elo0, elo1)
+    if workers is not None and workers < 1:
+        raise fail("--workers must be at least 1")
+    show = err_console.is_terminal if progress is None else progress
+    bar = Progress("[progress.description]{task.description}", BarColumn(),
+                   MofNCompleteColumn(), TimeRemainingColumn(), console=err_console,
+                   disable=not show)
+    task = bar.add_task("boards", total=None)
+
+    def on_progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    try:
+        with bar:
+            result = run_arena(table_rules, names, deals, seed, workers, test, records,
+                               on_progress)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    else:
+        console.print(str(result), markup=False, soft_wrap=True)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[Path | None, typer.Option(help="SQLite database (default: the user's data "
+                                                 "directory).")] = None,
+    grace: Annotated[float, typer.Option(help="Seconds before a bot plays for a player who "
+                                              "dropped.")] = 60.0,
+) -> None:
+    """Run the web table: open http://HOST:PORT/ in a browser and play."""
+    from sueca.server import serve as run_server
+
+    if grace < 0:
+        raise fail("--grace must be 0 or more")
+    console.print(f"Sueca web table on http://{host}:{port}/  (Ctrl-C to stop)")
+    run_server(host, port, db, grace=grace)
+
+
 def main() -> None:
     app()
 
