@@ -244,6 +244,76 @@ def watch(
 
 
 @app.command()
+def play(
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    humans: Annotated[str, typer.Option(help="Human seats, e.g. 0,2 for hot-seat on one "
+                                             "screen; 'all', or 'none' to watch.")] = "0",
+    bots: Annotated[str | None, typer.Option(help="The bot for every other seat, or one per "
+                                                  "seat (e.g. -,random,heuristic,random); "
+                                                  "default: the strongest.")] = None,
+    players: Annotated[int, typer.Option(help="4, or 3: your partner's hand is a dummy, face "
+                                              "up after the opening lead, played by you.")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Random seed: the whole match "
+                                                  "reproducible.")] = None,
+    lang: Annotated[str, typer.Option(help="Language: pt, pt-BR or en.")] = "pt",
+    save: Annotated[Path | None, typer.Option(help="The match record (default: a new file "
+                                                   "under your data directory).")] = None,
+    resume: Annotated[bool, typer.Option(help="Continue the last unfinished match (or the "
+                                              "one in --save).")] = False,
+    open_hands: Annotated[bool, typer.Option("--open", help="Open hands (à Descoberta): all "
+                                                            "hands face up, for learning.")]
+    = False,
+    hints: Annotated[bool, typer.Option(help="Show the best bot's card and reason before "
+                                             "you choose.")] = False,
+    fast: Annotated[bool, typer.Option(help="Bots play at once, without the human pace.")]
+    = False,
+    plain: Annotated[bool, typer.Option(help="Plain text even at a terminal.")] = False,
+) -> None:
+    """Play Sueca at the terminal: against bots, hot-seat with friends, open hands, three
+    players. Input may be piped: each prompt reads one line (a card or its number)."""
+    from sueca.bots import STRONGEST
+    from sueca.terminal.commands import PlayOptions, exit_code, make_screen
+    from sueca.terminal.commands import play as play_table
+    from sueca.terminal.table import SetupError
+
+    options = PlayOptions(
+        rules=build_rules(rules, set_), humans=humans, bots=bots or STRONGEST,
+        players=players, seed=seed, lang=lang, save=save, resume=resume,
+        open_hands=open_hands, hints=hints, fast=fast, plain=plain,
+    )
+    try:
+        result = play_table(options, make_screen(lang if _known_lang(lang) else "en", plain))
+    except SetupError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(exit_code(result))
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A game record (RECORD.md).")],
+    lang: Annotated[str, typer.Option(help="Language: pt, pt-BR or en.")] = "pt",
+    plain: Annotated[bool, typer.Option(help="Plain text even at a terminal.")] = False,
+) -> None:
+    """Step through a saved record trick by trick, every hand shown (Enter, b back, q quit)."""
+    from sueca.terminal.commands import make_screen, replay_file
+    from sueca.terminal.table import SetupError
+
+    if not _known_lang(lang):
+        raise fail(f"unknown language {lang!r} (known: pt, pt-BR, en)")
+    try:
+        replay_file(path, lang, make_screen(lang, plain))
+    except SetupError as error:
+        raise fail(str(error)) from None
+
+
+def _known_lang(code: str) -> bool:
+    from sueca.terminal.i18n import LANGUAGES
+
+    return code.strip().lower().replace("_", "-") in {k.lower() for k in LANGUAGES}
+
+
+@app.command()
 def bot(
     name: Annotated[str, typer.Argument(help="The bot to run: heuristic, ismcts, "
                                              "ismcts:iterations=500+signals, …")],

@@ -1,0 +1,270 @@
+"""The web application: pages, a small JSON API, and one WebSocket per table.
+
+``create_app(db_path)`` builds a Starlette app; ``sueca serve`` runs it on uvicorn. Pages are
+static files shipped in :mod:`sueca.web`; everything live goes over ``/ws/{table}`` (see
+:mod:`sueca.server.rooms` for the messages).
+
+Routes::
+
+    GET  /                       lobby: create a table, open tables, spectate
+    GET  /t/{table}              the table page (invitation links add #TOKEN)
+    GET  /history[/{match}]      finished matches, replayed trick by trick
+    GET  /api/tables             open tables (public facts only)
+    GET  /api/bots               the bot levels a seat may have
+    POST /api/tables             create: {"rules": {...}, "seats": [...], "open": bool}
+    POST /api/tables/{t}/seats/{s}  take a free seat of an open table
+    GET  /api/history            finished matches
+    GET  /api/history/{m}        one match: record and the check report
+    GET  /api/history/{m}/record.json   the RECORD.md record, as a download
+    WS   /ws/{table}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sueca.record import check, dumps
+from sueca.server.rooms import Connection, Room, Rooms, Timing
+from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
+from sueca.server.tables import TableError
+
+MAX_BODY = 16 * 1024
+WEB_DIR = Path(str(resources.files("sueca") / "web"))
+
+
+def default_db_path() -> Path:
+    """The embedded database in the user's data directory (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("sueca", appauthor=False)) / "sueca.db"
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(WEB_DIR / name, media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _table_summary(room: Room) -> dict[str, Any]:
+    table = room.table
+    presence = room.presence()
+    names = table.seat_names()
+    return {
+        "id": table.id,
+        "rules": table.rules.to_dict(),
+        "phase": table.phase,
+        "open": table.open_seats,
+        "score": list(table.match.score),
+        "match": table.match_number,
+        "created": table.created,
+        "seats": [
+            {"seat": i, "name": names[i], "kind": seat.kind, "status": presence[i],
+             "free": table.open_seats and seat.kind == "human" and not seat.claimed}
+            for i, seat in enumerate(table.seats)
+        ],
+    }
+
+
+def _match_summary(match: StoredMatch) -> dict[str, Any]:
+    return {
+        "id": match.id,
+        "table": match.table_id,
+        "number": match.number,
+        "seats": match.seats,
+        "rules": match.record.rules,
+        "started": match.started,
+        "finished": match.finished,
+        "score": match.score,
+        "winner": match.winner,
+        "deals": len(match.record.deals),
+    }
+
+
+def create_app(
+    db_path: str | Path | None = None,
+    *,
+    storage: Storage | None = None,
+    timing: Timing | None = None,
+    seed: int | None = None,
+) -> Starlette:
+    """The server app. ``db_path``: the SQLite file (default: the user's data directory);
+    ``storage`` replaces it with another :class:`Storage`; ``timing`` paces the bots and the
+    grace period; ``seed`` makes deals and bots reproducible (tests)."""
+
+    holder: dict[str, Rooms] = {}
+
+    def rooms() -> Rooms:
+        return holder["rooms"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = storage if storage is not None else SQLiteStorage(db_path or default_db_path())
+        registry = Rooms(store, timing or Timing(), seed=seed)
+        registry.restore()
+        holder["rooms"] = registry
+        app.state.rooms = registry
+        try:
+            yield
+        finally:
+            registry.close()
+            store.close()
+
+    async def lobby(request: Request) -> Response:
+        return _page("index.html")
+
+    async def table_page(request: Request) -> Response:
+        return _page("table.html")
+
+    async def history_page(request: Request) -> Response:
+        return _page("history.html")
+
+    async def list_tables(request: Request) -> Response:
+        tables = [_table_summary(room) for room in rooms().rooms.values()
+                  if room.table.phase != "match_over" or any(room.present)]
+        tables.sort(key=lambda t: -float(t["created"]))
+        return JSONResponse({"tables": tables[:200]})
+
+    async def read_json(request: Request) -> Any:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            raise TableError(f"request too large (at most {MAX_BODY} bytes)", "too_large")
+        try:
+            return json.loads(body or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TableError("the request body is not JSON", "malformed") from None
+
+    async def create_table(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+            if not isinstance(data, dict):
+                raise TableError("the request must be a JSON object", "malformed")
+            room = rooms().create(data.get("rules"), data.get("seats"),
+                                  open_seats=data.get("open") is True)
+        except TableError as error:
+            return _error(400, error.code, str(error))
+        table = room.table
+        return JSONResponse({
+            "id": table.id,
+            "url": f"/t/{table.id}",
+            "seats": [
+                {"seat": i, "kind": seat.kind, "name": name,
+                 "link": f"/t/{table.id}#{seat.token}" if seat.kind == "human" else None}
+                for i, (seat, name) in enumerate(zip(table.seats, table.seat_names(),
+                                                     strict=True))
+            ],
+        }, status_code=201)
+
+    async def take_seat(request: Request) -> Response:
+        room = rooms().get(request.path_params["table_id"])
+        if room is None:
+            return _error(404, "no_table", "no such table")
+        try:
+            data = await read_json(request)
+            name = data.get("name", "") if isinstance(data, dict) else ""
+            token = room.table.take_open_seat(request.path_params["seat"],
+                                              name if isinstance(name, str) else "")
+        except TableError as error:
+            return _error(409, error.code, str(error))
+        room.broadcast()
+        table_id = room.table.id
+        return JSONResponse({"token": token, "link": f"/t/{table_id}#{token}"})
+
+    async def list_bots(request: Request) -> Response:
+        from sueca.bots import BOTS, STRONGEST
+
+        return JSONResponse({"bots": sorted(BOTS), "default": STRONGEST})
+
+    async def list_history(request: Request) -> Response:
+        return JSONResponse({"matches": [_match_summary(m)
+                                         for m in rooms().storage.finished_matches()]})
+
+    def finished_match(request: Request) -> StoredMatch | None:
+        match = rooms().storage.load_match(request.path_params["match_id"])
+        return match if match is not None and match.finished is not None else None
+
+    async def history_match(request: Request) -> Response:
+        match = finished_match(request)
+        if match is None:
+            return _error(404, "no_match", "no such finished match")
+        return JSONResponse({"match": _match_summary(match),
+                             "record": match.record.to_json(),
+                             "report": check(match.record)})
+
+    async def history_record(request: Request) -> Response:
+        match = finished_match(request)
+        if match is None:
+            return _error(404, "no_match", "no such finished match")
+        record = match.record
+        record.extra = {"seats": match.seats}
+        return Response(dumps(record), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="sueca-match-{match.id}.json"'})
+
+    async def table_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        room = rooms().get(websocket.path_params["table_id"])
+        if room is None:
+            await websocket.send_text(json.dumps(
+                {"type": "error", "code": "no_table", "message": "no such table"}))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket.send_text)
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        room.attach(conn)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                room.handle(conn, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.detach(conn)
+            pump.cancel()
+
+    routes = [
+        Route("/", lobby),
+        Route("/t/{table_id}", table_page),
+        Route("/history", history_page),
+        Route("/history/{match_id:int}", history_page),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats/{seat:int}", take_seat, methods=["POST"]),
+        Route("/api/bots", list_bots),
+        Route("/api/history", list_history),
+        Route("/api/history/{match_id:int}", history_match),
+        Route("/api/history/{match_id:int}/record.json", history_record),
+        WebSocketRoute("/ws/{table_id}", table_socket),
+        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None = None,
+          grace: float = 60.0) -> None:
+    """Run the server until interrupted (``sueca serve``)."""
+    import uvicorn
+
+    app = create_app(db_path, timing=Timing(grace=grace))
+    # Frames beyond 64 KiB close the socket outright; smaller oversized ones (over
+    # MAX_MESSAGE) get an error message and change nothing.
+    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info")

@@ -1,0 +1,402 @@
+"""The live side of a table: connections, messages, bots, the away timer.
+
+A :class:`Room` wraps one :class:`~sueca.server.tables.Table` with everything asynchronous:
+the sockets watching it (each bound to a seat by its token, or a spectator), the bots that play
+server-side (their thinking runs in a thread pool, so the event loop keeps serving every other
+table meanwhile), and the grace period after which a bot stands in for a player who dropped.
+All game changes happen on the event loop's thread, one message at a time, so a table needs no
+lock. :class:`Rooms` is the registry the web app talks to.
+
+Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
+
+    {"type": "join", "token": "…"}     act for the seat this token belongs to
+    {"type": "play", "card": "7H"}     play a card (RECORD.md notation)
+    {"type": "next"}                   ready for the next deal
+    {"type": "rematch"}                ready for a new match once this one is over
+    {"type": "ping"}
+
+Server messages: ``{"type": "state", "view": …}`` after every change (see :mod:`views`),
+``{"type": "error", "code": …, "message": …}`` to the one socket whose message was refused
+(nothing changes then), ``{"type": "joined", "seat": n}`` and ``{"type": "pong"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from sueca.bots import Bot, make_bot
+from sueca.cards import CardParseError, parse_card
+from sueca.server import views
+from sueca.server.storage import Storage
+from sueca.server.tables import SeatConfig, Table, TableError
+from sueca.state import IllegalMoveError
+
+log = logging.getLogger("sueca.server")
+
+MAX_MESSAGE = 1024
+# A socket that falls this far behind has its oldest unsent state messages dropped: each state
+# message is complete, so a slow client only misses intermediate frames.
+OUTBOX_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How the server paces a table. Zero delays are for tests and benchmarks."""
+
+    grace: float = 60.0  # a dropped player's seat goes to a bot after this many seconds
+    bot_delay: float = 0.8  # a bot waits this long before its card, so people can follow
+    trick_pause: float = 1.4  # the completed trick stays on the cloth this long
+    deal_pause: float = 30.0  # the deal summary waits this long for everyone to be ready
+
+
+class Connection:
+    """One socket watching a table. ``send`` is a coroutine that writes one text frame."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self.seat: int | None = None
+        self._outbox: deque[tuple[str, str]] = deque()
+        self._wake = asyncio.Event()
+        self.closed = False
+
+    def push(self, kind: str, text: str) -> None:
+        if self.closed:
+            return
+        if kind == "state" and len(self._outbox) >= OUTBOX_LIMIT:
+            stale = [item for item in self._outbox if item[0] == "state"]
+            for item in stale[:-1]:
+                self._outbox.remove(item)
+        self._outbox.append((kind, text))
+        self._wake.set()
+
+    async def pump(self) -> None:
+        """Write queued messages in order until the connection closes."""
+        while not self.closed:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                _, text = self._outbox.popleft()
+                await self._send(text)
+
+
+def _error(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+class Room:
+    """One table with its connections and its bots."""
+
+    def __init__(self, table: Table, timing: Timing, executor: Executor,
+                 bot_seed: random.Random) -> None:
+        self.table = table
+        self.timing = timing
+        self.executor = executor
+        self.connections: set[Connection] = set()
+        self.present = [0] * len(table.seats)  # open sockets per seat
+        self.away_since: list[float | None] = [None] * len(table.seats)
+        self.ready: set[int] = set()
+        self._bots: dict[int, Bot] = {}
+        self._bot_seed = bot_seed
+        self._driver: asyncio.Task[None] | None = None
+        self._ready_event = asyncio.Event()
+        self._timers: list[asyncio.TimerHandle] = []
+        self.latencies: list[float] | None = None  # set to a list to record move latencies
+        now = time.monotonic()
+        for seat, config in enumerate(table.seats):
+            if config.kind == "human" and config.claimed:
+                self.away_since[seat] = now  # restored: the player has yet to reconnect
+                self._arm_grace(seat)
+
+    # ---- who is where ----------------------------------------------------------------------
+
+    def presence(self) -> list[str]:
+        """Per seat: ``bot``, ``present``, ``away`` (dropped; a bot stands in after the grace
+        period: ``stand_in``) or ``waiting`` (invited, never came)."""
+        out = []
+        for seat, config in enumerate(self.table.seats):
+            if config.kind == "bot":
+                out.append("bot")
+            elif self.present[seat]:
+                out.append("present")
+            elif not config.claimed:
+                out.append("waiting")
+            else:
+                out.append("stand_in" if self._stand_in(seat) else "away")
+        return out
+
+    def _stand_in(self, seat: int) -> bool:
+        since = self.away_since[seat]
+        return since is not None and time.monotonic() - since >= self.timing.grace
+
+    def bot_plays(self, seat: int) -> bool:
+        config = self.table.seats[seat]
+        return config.kind == "bot" or (not self.present[seat] and self._stand_in(seat))
+
+    def _arm_grace(self, seat: int) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers.append(loop.call_later(self.timing.grace + 0.01, self._grace_over))
+
+    def _grace_over(self) -> None:
+        self.broadcast()
+        self.kick()
+
+    # ---- connections -----------------------------------------------------------------------
+
+    def attach(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        conn.push("state", self._state_message(conn.seat, {}))
+
+    def detach(self, conn: Connection) -> None:
+        conn.closed = True
+        self.connections.discard(conn)
+        seat = conn.seat
+        if seat is not None:
+            self.present[seat] -= 1
+            if not self.present[seat]:
+                self.away_since[seat] = time.monotonic()
+                self.ready.discard(seat)
+                self._arm_grace(seat)
+                self.broadcast()
+                self.kick()
+
+    def handle(self, conn: Connection, raw: str | bytes) -> None:
+        """One message from a socket: act on it, or answer that socket with an error."""
+        try:
+            self._handle(conn, raw)
+        except (TableError, IllegalMoveError) as error:
+            code = error.code if isinstance(error, TableError) else error.reason
+            conn.push("error", _error(code, str(error)))
+
+    def _handle(self, conn: Connection, raw: str | bytes) -> None:
+        received = time.perf_counter()
+        if len(raw) > MAX_MESSAGE:
+            raise TableError(f"message too large ({len(raw)} bytes; at most {MAX_MESSAGE})",
+                             "too_large")
+        try:
+            message = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TableError("not JSON", "malformed") from None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise TableError("a message is a JSON object with a 'type'", "malformed")
+        kind = message["type"]
+        if kind == "ping":
+            conn.push("pong", '{"type": "pong"}')
+            return
+        if kind == "join":
+            self._join(conn, message.get("token"))
+            return
+        if kind not in ("play", "next", "rematch"):
+            raise TableError(f"unknown message type {kind!r}", "malformed")
+        seat = conn.seat
+        if seat is None:
+            raise TableError("join a seat with its token first; spectators cannot act",
+                             "not_seated")
+        if kind == "play":
+            card_text = message.get("card")
+            if not isinstance(card_text, str):
+                raise TableError("'card' must be a card such as \"7H\"", "malformed")
+            try:
+                card = parse_card(card_text)
+            except CardParseError as error:
+                raise TableError(str(error), "malformed") from None
+            self.table.play(seat, card)
+            self.broadcast()
+            if self.latencies is not None:
+                self.latencies.append(time.perf_counter() - received)
+            self.kick()
+        elif kind == "next":
+            if self.table.phase != "deal_over":
+                raise TableError("the deal is not over", "not_now")
+            self.ready.add(seat)
+            self._ready_event.set()
+            self.broadcast()
+            self.kick()
+        else:
+            if self.table.phase != "match_over":
+                raise TableError("the match is not over", "not_now")
+            self.ready.add(seat)
+            if self._everyone_ready():
+                self.ready.clear()
+                self.table.start_match()
+            self.broadcast()
+            self.kick()
+
+    def _join(self, conn: Connection, token: Any) -> None:
+        if not isinstance(token, str) or len(token) > 64:
+            raise TableError("'token' must be a seat token", "malformed")
+        seat = self.table.seat_for_token(token)
+        if seat is None:
+            raise TableError("that token is not a seat of this table", "bad_token")
+        if conn.seat == seat:
+            conn.push("joined", json.dumps({"type": "joined", "seat": seat}))
+            return
+        if conn.seat is not None:
+            self.present[conn.seat] -= 1
+        conn.seat = seat
+        self.present[seat] += 1
+        self.away_since[seat] = None
+        self.table.claim(seat)
+        conn.push("joined", json.dumps({"type": "joined", "seat": seat}))
+        self.broadcast()
+        self.kick()
+
+    def _everyone_ready(self) -> bool:
+        seats = self.table.seats
+        return all(s in self.ready for s in range(len(seats))
+                   if seats[s].kind == "human" and self.present[s])
+
+    # ---- sending ---------------------------------------------------------------------------
+
+    def _state_message(self, seat: int | None, cache: dict[int | None, str]) -> str:
+        if seat not in cache:
+            presence = self.presence()
+            view = (views.public_view(self.table, presence, self.ready) if seat is None
+                    else views.seat_view(self.table, seat, presence, self.ready))
+            cache[seat] = json.dumps({"type": "state", "view": view}, separators=(",", ":"))
+        return cache[seat]
+
+    def broadcast(self) -> None:
+        """Send every connection the view of its seat (each view built once per change)."""
+        cache: dict[int | None, str] = {}
+        for conn in self.connections:
+            conn.push("state", self._state_message(conn.seat, cache))
+
+    # ---- bots and the flow of the match ----------------------------------------------------
+
+    def kick(self) -> None:
+        """Make sure the driver runs if a bot is to play or a deal is to be dealt."""
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            while await self._step():
+                pass
+        except Exception:  # a bug must not kill the server; the table stays where it was
+            log.exception("table %s: the driver failed", self.table.id)
+
+    async def _step(self) -> bool:
+        """Advance the table by one thing a human does not do; False when there is none."""
+        table = self.table
+        if table.phase == "deal_over":
+            await self._await_ready()
+            if table.phase == "deal_over":
+                self.ready.clear()
+                table.deal_next()
+                self.broadcast()
+            return True
+        seat = table.actor()
+        if seat is None or not self.bot_plays(seat):
+            return False
+        state = table.state
+        assert state is not None
+        version = table.version
+        pause = self.timing.bot_delay
+        if not state.trick and state.plays:
+            pause += self.timing.trick_pause
+        if pause:
+            await asyncio.sleep(pause)
+        if table.version != version or not self.bot_plays(seat):
+            return True  # something changed meanwhile (the player came back): look again
+        to_play = state.to_play
+        info = state.information_state(to_play)
+        bot = self._bot(to_play)
+        card = await asyncio.get_running_loop().run_in_executor(self.executor, bot.choose, info)
+        if table.version != version or not self.bot_plays(seat):
+            return True
+        table.play(seat, card)
+        self.broadcast()
+        return True
+
+    async def _await_ready(self) -> None:
+        """At the end of a deal, wait for every present player to be ready (or the pause)."""
+        deadline = time.monotonic() + self.timing.deal_pause
+        if not any(self.present):
+            if self.timing.bot_delay:
+                await asyncio.sleep(self.timing.bot_delay * 3)
+            return
+        while not self._everyone_ready():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._ready_event.clear()
+            try:
+                await asyncio.wait_for(self._ready_event.wait(), left)
+            except TimeoutError:
+                return
+
+    def _bot(self, seat: int) -> Bot:
+        """The bot for a seat (a bot seat's own, or a player's stand-in), kept for the match."""
+        key = seat + 1000 * self.table.match_number
+        if key not in self._bots:
+            config: SeatConfig = self.table.seats[seat]
+            bot = make_bot(config.level, seed=self._bot_seed.getrandbits(32))
+            bot.new_match(self.table.rules, seat)
+            self._bots = {k: v for k, v in self._bots.items() if k // 1000 == key // 1000}
+            self._bots[key] = bot
+        return self._bots[key]
+
+    def close(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        if self._driver is not None:
+            self._driver.cancel()
+
+
+class Rooms:
+    """Every table the server holds, by id."""
+
+    def __init__(self, storage: Storage, timing: Timing, *, seed: int | None = None,
+                 bot_threads: int = 2) -> None:
+        self.storage = storage
+        self.timing = timing
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.executor = ThreadPoolExecutor(max_workers=bot_threads,
+                                           thread_name_prefix="sueca-bot")
+        self.rooms: dict[str, Room] = {}
+
+    def restore(self) -> None:
+        """Load every stored table and set its bots going (after a restart)."""
+        for stored in self.storage.open_tables():
+            try:
+                table = Table.restore(stored, self.storage, self.rng)
+            except Exception:
+                log.exception("table %s could not be restored", stored.id)
+                continue
+            room = self._add(table)
+            room.kick()
+
+    def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False) -> Room:
+        from sueca.server.tables import parse_rules, parse_seats
+
+        rules = parse_rules(rules_data)
+        seats = parse_seats(seats_data, rules.players)
+        table_id = secrets.token_urlsafe(6)
+        table = Table.create(table_id, rules, seats, self.storage, self.rng,
+                             open_seats=open_seats, created=time.time())
+        room = self._add(table)
+        room.kick()
+        return room
+
+    def _add(self, table: Table) -> Room:
+        room = Room(table, self.timing, self.executor, random.Random(self.rng.getrandbits(64)))
+        self.rooms[table.id] = room
+        return room
+
+    def get(self, table_id: str) -> Room | None:
+        return self.rooms.get(table_id)
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)

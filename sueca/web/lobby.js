@@ -1,0 +1,153 @@
+// The lobby: create a table (rules, match target, who sits where), hand out the invitation
+// links, list the tables in play to watch them or take a free seat.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let bots = { bots: ["heuristic", "random"], default: "heuristic" };
+let lastTables = [];
+
+function seatRole(seat) {
+  if (seat === 0) return t("you");
+  return seat === 2 ? t("partner") : t("opponent");
+}
+
+function renderSeats() {
+  const box = $("seats");
+  const previous = [...box.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector(".kind").value, level: row.querySelector(".level").value }));
+  const levels = (chosen) => bots.bots.map((b) =>
+    `<option value="${b}"${b === chosen ? " selected" : ""}>${b}</option>`).join("");
+  let html = `<legend>${t("seats")}</legend>`;
+  for (let seat = 0; seat < 4; seat++) {
+    const was = previous[seat] || { kind: seat === 0 ? "human" : "bot", level: bots.default };
+    const kinds = seat === 0 ? `<option value="human">${t("you")}</option>`
+      : `<option value="bot"${was.kind === "bot" ? " selected" : ""}>${t("kind_bot")}</option>
+         <option value="human"${was.kind === "human" ? " selected" : ""}>${t("kind_human")}</option>`;
+    html += `<div class="seat-row" data-seat="${seat}">
+      <span class="who">${t("seat_n", { n: seat + 1 })}<small>${seatRole(seat)}</small></span>
+      <select class="kind" aria-label="${t("seat_n", { n: seat + 1 })}">${kinds}</select>
+      <select class="level" aria-label="${t("level")} — ${t("seat_n", { n: seat + 1 })}"
+        ${was.kind === "bot" ? "" : "hidden"}>${levels(was.level)}</select></div>`;
+  }
+  box.innerHTML = html;
+  for (const row of box.querySelectorAll(".seat-row")) {
+    const kind = row.querySelector(".kind");
+    kind.addEventListener("change", () => {
+      row.querySelector(".level").hidden = kind.value !== "bot";
+    });
+  }
+}
+
+function syncTarget() {
+  const pontos = $("preset").value === "pontos";
+  $("target-unit").textContent = pontos ? t("points_unit") : t("games");
+  const value = Number($("target").value);
+  if (pontos && value < 50) $("target").value = 500;
+  if (!pontos && value >= 50) $("target").value = 4;
+  $("must_trump").checked = $("preset").value === "italiana" || $("must_trump").checked;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const name = $("name").value.trim();
+  localStorage.setItem("sueca.name", name);
+  const rules = { variant: $("preset").value, match_target: Number($("target").value) };
+  for (const option of ["must_trump", "review_tricks", "rolha", "tie_carry"]) {
+    if ($(option).checked) rules[option] = true;
+  }
+  if ($("sweep").value !== "points") rules.sweep = $("sweep").value;
+  const seats = [...document.querySelectorAll(".seat-row")].map((row, seat) => {
+    const kind = row.querySelector(".kind").value;
+    return kind === "bot" ? { kind, level: row.querySelector(".level").value }
+      : { kind: "human", name: seat === 0 ? name : "" };
+  });
+  const response = await fetch("/api/tables", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rules, seats, open: $("open").checked }),
+  });
+  const data = await response.json();
+  if (!response.ok) { $("create-error").textContent = data.message; return; }
+  showInvites(data);
+  loadTables();
+}
+
+function showInvites(data) {
+  const list = $("invite-list");
+  const rows = data.seats.filter((s) => s.link).map((s) => {
+    const url = new URL(s.link, location.origin).href;
+    if (s.seat === 0) {
+      return `<div class="invite"><span>${t("seat_n", { n: 1 })} · ${t("you")}</span>
+        <a class="btn primary" id="my-seat" href="${s.link}">${t("take_my_seat")}</a></div>`;
+    }
+    return `<div class="invite"><span>${t("seat_n", { n: s.seat + 1 })}</span>
+      <input type="text" readonly value="${escapeHtml(url)}" aria-label="${t("seat_n", { n: s.seat + 1 })}">
+      <button class="btn small copy" type="button" data-url="${escapeHtml(url)}">${t("copy")}</button></div>`;
+  });
+  list.innerHTML = rows.join("");
+  for (const button of list.querySelectorAll(".copy")) {
+    button.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(button.dataset.url); } catch { /* old browsers */ }
+      button.textContent = t("copied");
+    });
+  }
+  $("invites").hidden = false;
+  $("my-seat")?.focus();
+}
+
+async function loadTables() {
+  try {
+    const response = await fetch("/api/tables");
+    lastTables = (await response.json()).tables;
+  } catch { return; }
+  renderTables();
+}
+
+function renderTables() {
+  const list = $("tables");
+  if (!lastTables.length) { list.innerHTML = `<li class="muted">${t("no_tables")}</li>`; return; }
+  list.innerHTML = lastTables.map((table) => {
+    const seats = table.seats.map((s) => {
+      const status = s.free ? t("free") : s.kind === "bot" ? t("status_bot")
+        : s.status === "present" ? "" : t(`status_${s.status}`);
+      const sit = s.free ? ` <button class="btn small sit" type="button" data-table="${table.id}"
+        data-seat="${s.seat}">${t("sit")}</button>` : "";
+      return `<span class="chip team${s.seat % 2}">${escapeHtml(s.name)}${status ? ` · ${status}` : ""}${sit}</span>`;
+    }).join("");
+    const unit = table.rules.variant === "pontos" ? t("points_unit") : t("games");
+    return `<li class="table-item"><header><strong>${t(`rules_${table.rules.variant}`)}
+      · ${t("match_n", { n: table.match })}</strong>
+      <a class="btn small" href="/t/${table.id}">${t("watch")}</a></header>
+      <div class="seats-line">${seats}</div>
+      <div class="muted">${t("us")}/${t("them")}: ${table.score[0]} – ${table.score[1]} ${unit}</div></li>`;
+  }).join("");
+  for (const button of list.querySelectorAll(".sit")) {
+    button.addEventListener("click", async () => {
+      const response = await fetch(`/api/tables/${button.dataset.table}/seats/${button.dataset.seat}`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: $("name").value.trim() }),
+      });
+      const data = await response.json();
+      if (response.ok) location.href = data.link; else loadTables();
+    });
+  }
+}
+
+function drawFan() {
+  $("fan").innerHTML = ["AH", "7S", "KD", "JC"].map(cardSvg).join("");
+}
+
+async function init() {
+  $("name").value = localStorage.getItem("sueca.name") || "";
+  try { bots = await (await fetch("/api/bots")).json(); } catch { /* keep the defaults */ }
+  renderSeats();
+  $("preset").addEventListener("change", syncTarget);
+  $("create").addEventListener("submit", createTable);
+  mountLanguageSwitch(() => { renderSeats(); syncTarget(); renderTables(); drawFan(); });
+  syncTarget();
+  drawFan();
+  loadTables();
+  setInterval(loadTables, 5000);
+}
+
+init();
