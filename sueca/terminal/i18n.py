@@ -1,0 +1,310 @@
+"""The words of the table in Portuguese (Portugal), Brazilian Portuguese and English.
+
+Plain data and plain functions, no terminal code, so that any front-end (the terminal table,
+a web page) can speak the same words. Cards are written with the record's rank letters and the
+suit symbols (``7♥``, ``A♠``): the international indices printed on most decks, and what the
+player types back; the Portuguese names appear where a card is spelled out.
+
+>>> pt = language("pt")
+>>> pt.suit(1), pt.card_long(19), pt.card_long(18)
+('copas', 'Ás de copas', 'Manilha de copas')
+>>> language("en").text("must_follow", suit="hearts", cards=language("en").and_list(["7♥", "2♥"]))
+'you must follow hearts: you hold 7♥ and 2♥'
+>>> language("pt-br").code
+'pt-BR'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from sueca.cards import SUIT_SYMBOLS, Card, card_rank, card_suit, card_symbol
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language of the table: suit and rank names and every message, by key."""
+
+    code: str
+    name: str
+    suits: tuple[str, str, str, str]  # spades, hearts, diamonds, clubs
+    ranks: tuple[str, ...]  # long names, 2 … A in the engine's rank order
+    card_of: str  # joins a rank and a suit: "{rank} de {suit}"
+    conjunction: str  # "e", "and": the last link of a list
+    messages: dict[str, str]
+
+    def suit(self, suit: int) -> str:
+        return self.suits[suit]
+
+    def suit_label(self, suit: int) -> str:
+        """The suit as a heading: its symbol and its name, e.g. ``♥ copas``."""
+        return f"{SUIT_SYMBOLS[suit]} {self.suits[suit]}"
+
+    def card(self, card: Card) -> str:
+        """The short form shown on the table: ``7♥``."""
+        return card_symbol(card)
+
+    def card_long(self, card: Card) -> str:
+        """The card spelled out: ``Ás de copas``."""
+        rank = self.ranks[card_rank(card)]
+        return self.card_of.format(rank=rank, suit=self.suit(card_suit(card)))
+
+    def and_list(self, items: Sequence[str]) -> str:
+        """``7♥ e 2♥``; ``A♠, 7♠ e 2♠``; one item alone."""
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.conjunction} {items[-1]}"
+
+    def text(self, key: str, **values: object) -> str:
+        """The message ``key`` with its ``{placeholders}`` filled in."""
+        return self.messages[key].format(**values)
+
+
+# ---- the messages ------------------------------------------------------------------------
+# Keys are shared by every language; a test holds each language to the same keys and the same
+# placeholders.
+
+_EN: Final = {
+    # seats
+    "you": "You",
+    "seat": "Player {seat}",
+    "partner": "partner",
+    "opponent": "opponent",
+    "dummy": "dummy",
+    "human": "human",
+    "dealer": "deals",
+    "to_play": "to play",
+    "leads": "leads",
+    "cards_left": "{count} cards",
+    "holds_trump": "trump card {card}",
+    # the table
+    "title": "Sueca",
+    "deal_title": "Deal {number}",
+    "trick_title": "trick {number} of {total}",
+    "trump": "trump",
+    "trump_is": "trump: {suit} ({card}, turned by {seat})",
+    "trump_suit": "trump: {suit}",
+    "your_hand": "Your cards",
+    "hand_of": "Cards of {name}",
+    "dummy_hand": "The dummy ({name})",
+    "hidden_hand": "(hidden)",
+    "cloth_empty": "(no card on the cloth)",
+    "last_trick": "Trick to {seat} ({points} points)",
+    "last_trick_you": "Trick to you ({points} points)",
+    "points_taken": "Card points taken: Us {us} – Them {them}",
+    "us": "Us",
+    "them": "Them",
+    "score_sheet": "Score sheet",
+    "match_to": "match to {target}",
+    "deal_short": "deal {number}",
+    "total": "total",
+    "hint": "Hint: {card} — {reason}",
+    "log": "Play",
+    # events
+    "deal_start": "Deal {number} · dealer: {dealer} · trump card {card} ({suit})",
+    "plays": "{seat} plays {card}",
+    "plays_you": "You play {card}",
+    "plays_dummy": "{seat} plays {card} from the dummy",
+    "plays_dummy_you": "You play {card} from the dummy",
+    "takes_trick": "{seat} takes trick {number} ({points} points)",
+    "takes_trick_you": "You take trick {number} ({points} points)",
+    "deal_result": "Deal {number}: card points Us {us} – Them {them}; game points +{g_us} / "
+                   "+{g_them}",
+    "deal_tie": "Deal {number}: 60–60, a tie: nobody scores",
+    "deal_tie_carry": "Deal {number}: a tie: the next deal is worth {carry} more",
+    "match_score": "Match: Us {us} – Them {them}",
+    "match_won": "We win the match, {us}–{them}!",
+    "match_lost": "They win the match, {them}–{us}.",
+    "match_team_won": "{team} wins the match, {score}.",
+    "gato": "A 4–0: a gato (the cat's face goes on the score sheet).",
+    "chapeu": "A 4–1: a chapéu.",
+    "record_saved": "Record saved: {path}",
+    "resume_hint": "To continue: sueca play --resume",
+    "resume_file_hint": "To continue: sueca play --resume --save {path}",
+    "resumed": "Resuming the match in {path}",
+    # prompts
+    "prompt": "Your card (number or card, ? help, q quit): ",
+    "prompt_dummy": "Card for the dummy (number or card, ? help, q quit): ",
+    "prompt_seat": "{seat}, your card (number or card, ? help, q quit): ",
+    "pass_to": "Pass the screen to {seat} and press Enter ",
+    "continue": "Press Enter to continue ",
+    "confirm_quit": "Quit? The match is saved and can be resumed (y/n): ",
+    "not_quitting": "Playing on.",
+    "input_ended": "Input ended before the match did: the match is saved.",
+    "help": (
+        "Type a card — 7h, AS, ♥7, h7 (rank A 7 K J Q 6 5 4 3 2; suit S spades, H hearts, "
+        "D diamonds, C clubs) — or its number on the table; only the cards you may play are "
+        "numbered, so 1 is always your first legal card.\n"
+        "Cards rank A 7 K J Q 6 5 4 3 2; points A 11, 7 10, K 4, J 3, Q 2. Follow suit if you "
+        "can; otherwise play anything, a trump included. ? this help, q quit (the match is "
+        "saved: sueca play --resume continues it)."
+    ),
+    # illegal input
+    "must_follow": "you must follow {suit}: you hold {cards}",
+    "must_follow_other": "you must follow {suit}: {seat} holds {cards}",
+    "must_trump": "you must trump: you have no {suit} and hold {cards}",
+    "must_trump_other": "you must trump: {seat} has no {suit} and holds {cards}",
+    "not_held": "you do not hold {card}",
+    "not_held_other": "{seat} does not hold {card}",
+    "no_such_number": "there is no card number {number} (1–{count})",
+    "not_a_card": "not a card: {text!r} — type a card such as 7h, AS or ♥7, or its number "
+                  "(? for help)",
+    # replay
+    "replay_prompt": "Enter next trick, b back, q quit: ",
+    "replay_position": "Deal {deal} of {deals}, after trick {trick} of {tricks}",
+    "replay_start": "Deal {deal} of {deals}: the cards as dealt",
+    "replay_end": "End of the record.",
+}
+
+_PT: Final = {
+    "you": "Tu",
+    "seat": "Jogador {seat}",
+    "partner": "parceiro",
+    "opponent": "adversário",
+    "dummy": "morto",
+    "human": "humano",
+    "dealer": "dá as cartas",
+    "to_play": "a jogar",
+    "leads": "sai",
+    "cards_left": "{count} cartas",
+    "holds_trump": "trunfo {card}",
+    "title": "Sueca",
+    "deal_title": "Mão {number}",
+    "trick_title": "vaza {number} de {total}",
+    "trump": "trunfo",
+    "trump_is": "trunfo: {suit} ({card}, virado por {seat})",
+    "trump_suit": "trunfo: {suit}",
+    "your_hand": "As tuas cartas",
+    "hand_of": "Cartas de {name}",
+    "dummy_hand": "O morto ({name})",
+    "hidden_hand": "(escondidas)",
+    "cloth_empty": "(nenhuma carta na mesa)",
+    "last_trick": "Vaza para {seat} ({points} pontos)",
+    "last_trick_you": "Vaza para ti ({points} pontos)",
+    "points_taken": "Pontos feitos: Nós {us} – Eles {them}",
+    "us": "Nós",
+    "them": "Eles",
+    "score_sheet": "Folha",
+    "match_to": "partida a {target}",
+    "deal_short": "mão {number}",
+    "total": "total",
+    "hint": "Sugestão: {card} — {reason}",
+    "log": "Jogadas",
+    "deal_start": "Mão {number} · dá as cartas: {dealer} · trunfo {card} ({suit})",
+    "plays": "{seat} joga {card}",
+    "plays_you": "Jogas {card}",
+    "plays_dummy": "{seat} joga {card} do morto",
+    "plays_dummy_you": "Jogas {card} do morto",
+    "takes_trick": "{seat} faz a vaza {number} ({points} pontos)",
+    "takes_trick_you": "Fazes a vaza {number} ({points} pontos)",
+    "deal_result": "Mão {number}: pontos Nós {us} – Eles {them}; jogos +{g_us} / +{g_them}",
+    "deal_tie": "Mão {number}: 60–60, empate: ninguém marca",
+    "deal_tie_carry": "Mão {number}: empate: a próxima mão vale mais {carry}",
+    "match_score": "Partida: Nós {us} – Eles {them}",
+    "match_won": "Ganhámos a partida, {us}–{them}!",
+    "match_lost": "Eles ganharam a partida, {them}–{us}.",
+    "match_team_won": "{team} ganham a partida, {score}.",
+    "gato": "4–0: um gato (desenha-se a cara do gato na folha).",
+    "chapeu": "4–1: um chapéu.",
+    "record_saved": "Registo guardado: {path}",
+    "resume_hint": "Para continuar: sueca play --resume",
+    "resume_file_hint": "Para continuar: sueca play --resume --save {path}",
+    "resumed": "A continuar a partida em {path}",
+    "prompt": "A tua carta (número ou carta, ? ajuda, q sair): ",
+    "prompt_dummy": "Carta do morto (número ou carta, ? ajuda, q sair): ",
+    "prompt_seat": "{seat}, a tua carta (número ou carta, ? ajuda, q sair): ",
+    "pass_to": "Passa o ecrã a {seat} e carrega em Enter ",
+    "continue": "Carrega em Enter para continuar ",
+    "confirm_quit": "Sair? A partida fica guardada e pode continuar depois (s/n): ",
+    "not_quitting": "Continuamos.",
+    "input_ended": "A entrada acabou antes da partida: a partida ficou guardada.",
+    "help": (
+        "Escreve a carta — 7h, AS, ♥7, h7 (figura A 7 K J Q 6 5 4 3 2: A Ás, 7 Manilha, "
+        "K Rei, J Valete, Q Dama; naipe S espadas, H copas, D ouros, C paus) — ou o seu número "
+        "na mesa; só as cartas que podes jogar têm número, por isso 1 é sempre a tua primeira "
+        "carta válida.\n"
+        "Ordem: Ás, Manilha, Rei, Valete, Dama, 6 … 2; pontos: Ás 11, Manilha 10, Rei 4, "
+        "Valete 3, Dama 2. Assiste ao naipe se puderes; se não, joga qualquer carta, trunfo "
+        "incluído. ? esta ajuda, q sair (a partida fica guardada: sueca play --resume continua-a)."
+    ),
+    "must_follow": "tens de assistir a {suit}: tens {cards}",
+    "must_follow_other": "tens de assistir a {suit}: {seat} tem {cards}",
+    "must_trump": "tens de cortar: não tens {suit} e tens trunfo {cards}",
+    "must_trump_other": "tens de cortar: {seat} não tem {suit} e tem trunfo {cards}",
+    "not_held": "não tens o {card}",
+    "not_held_other": "{seat} não tem o {card}",
+    "no_such_number": "não há carta número {number} (1–{count})",
+    "not_a_card": "isso não é uma carta: {text!r} — escreve por exemplo 7h, AS ou ♥7, ou o "
+                  "número (? para ajuda)",
+    "replay_prompt": "Enter vaza seguinte, b voltar, q sair: ",
+    "replay_position": "Mão {deal} de {deals}, depois da vaza {trick} de {tricks}",
+    "replay_start": "Mão {deal} de {deals}: as cartas como foram dadas",
+    "replay_end": "Fim do registo.",
+}
+
+# Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
+# the manilha).
+_PT_BR: Final = _PT | {
+    "you": "Você",
+    "dealer": "dá as cartas",
+    "your_hand": "Suas cartas",
+    "points_taken": "Pontos feitos: Nós {us} – Eles {them}",
+    "deal_result": "Mão {number}: pontos Nós {us} – Eles {them}; tentos +{g_us} / +{g_them}",
+    "match_won": "Ganhamos a partida, {us}–{them}!",
+    "plays_you": "Você joga {card}",
+    "last_trick_you": "Vaza para você ({points} pontos)",
+    "plays_dummy_you": "Você joga {card} do morto",
+    "takes_trick_you": "Você faz a vaza {number} ({points} pontos)",
+    "gato": "4–0: um gato.",
+    "prompt": "Sua carta (número ou carta, ? ajuda, q sair): ",
+    "prompt_seat": "{seat}, sua carta (número ou carta, ? ajuda, q sair): ",
+    "pass_to": "Passe a tela para {seat} e aperte Enter ",
+    "continue": "Aperte Enter para continuar ",
+    "confirm_quit": "Sair? A partida fica salva e pode continuar depois (s/n): ",
+    "record_saved": "Registro salvo: {path}",
+    "input_ended": "A entrada acabou antes da partida: a partida ficou salva.",
+    "help": (
+        "Digite a carta — 7h, AS, ♥7, h7 (valor A 7 K J Q 6 5 4 3 2: A Ás, 7 Sete, K Rei, "
+        "J Valete, Q Dama; naipe S espadas, H copas, D ouros, C paus) — ou o número dela na "
+        "mesa; só as cartas que você pode jogar têm número, então 1 é sempre a sua primeira "
+        "carta válida.\n"
+        "Ordem: Ás, Sete, Rei, Valete, Dama, 6 … 2; pontos: Ás 11, Sete 10, Rei 4, Valete 3, "
+        "Dama 2. Siga o naipe se puder; se não, jogue qualquer carta, trunfo incluído. "
+        "? esta ajuda, q sair (a partida fica salva: sueca play --resume continua)."
+    ),
+    "must_follow": "você precisa seguir {suit}: você tem {cards}",
+    "must_follow_other": "você precisa seguir {suit}: {seat} tem {cards}",
+    "must_trump": "você precisa trunfar: não tem {suit} e tem trunfo {cards}",
+    "must_trump_other": "você precisa trunfar: {seat} não tem {suit} e tem trunfo {cards}",
+    "not_held": "você não tem o {card}",
+    "not_a_card": "isso não é uma carta: {text!r} — digite por exemplo 7h, AS ou ♥7, ou o "
+                  "número (? para ajuda)",
+    "resumed": "Continuando a partida em {path}",
+}
+
+_RANKS_EN: Final = ("two", "three", "four", "five", "six", "queen", "jack", "king", "seven",
+                    "ace")
+_RANKS_PT: Final = ("Dois", "Três", "Quatro", "Cinco", "Seis", "Dama", "Valete", "Rei",
+                    "Manilha", "Ás")
+_RANKS_PT_BR: Final = (*_RANKS_PT[:8], "Sete", "Ás")
+
+LANGUAGES: Final[dict[str, Language]] = {
+    "pt": Language("pt", "português", ("espadas", "copas", "ouros", "paus"), _RANKS_PT,
+                   "{rank} de {suit}", "e", _PT),
+    "pt-BR": Language("pt-BR", "português do Brasil", ("espadas", "copas", "ouros", "paus"),
+                      _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR),
+    "en": Language("en", "English", ("spades", "hearts", "diamonds", "clubs"), _RANKS_EN,
+                   "{rank} of {suit}", "and", _EN),
+}
+
+DEFAULT_LANGUAGE: Final = "pt"
+
+
+def language(code: str) -> Language:
+    """A language by code, case-insensitively: ``pt`` (the default), ``pt-BR``, ``en``."""
+    for known, lang in LANGUAGES.items():
+        if code.strip().lower().replace("_", "-") == known.lower():
+            return lang
+    raise ValueError(f"unknown language {code!r} (known: {', '.join(LANGUAGES)})")

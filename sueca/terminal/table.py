@@ -1,0 +1,683 @@
+"""The game loop of the terminal table: a match between humans and bots, seat by seat.
+
+The loop is the referee. It alone holds the full :class:`~sueca.state.State`; every seat, human
+or bot, is handed only ``state.information_state(seat)``, and what a screen draws is built from
+an information state too (for the dummy, its controlling partner acts with the dummy's). A card
+a human offers goes to :meth:`State.play`, so an illegal one is refused with the engine's reason
+(phrased for the player) and changes nothing.
+
+The match is saved as a RECORD.md record after every card, the deal in progress included, with
+the fields ``seed`` and ``seats`` added: :func:`load_setup` and :func:`sueca.record.replay`
+rebuild the table from it, so ``sueca play --resume`` continues where the match stopped.
+
+Drawing and reading are a :class:`Screen`'s business (``render.py`` has the Rich one and the
+plain one); the loop only says what happened and asks for lines of input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import os
+import random
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import reduce
+from operator import and_
+from pathlib import Path
+from typing import Final, Protocol
+
+from sueca.arena.play import hash_seed
+from sueca.bots import STRONGEST, Bot, make_bot
+from sueca.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    Card,
+    CardMask,
+    CardParseError,
+    card_suit,
+    parse_card,
+    suit_cards_high_to_low,
+)
+from sueca.infostate import InformationState
+from sueca.match import Match
+from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
+from sueca.rules import Rules, RulesError
+from sueca.scoring import HandResult
+from sueca.state import REASON_FOLLOW, REASON_NOT_HELD, REASON_TRUMP, IllegalMoveError, State
+from sueca.terminal.i18n import Language
+
+HUMAN: Final = "human"
+DUMMY: Final = "dummy"
+
+# Suits in the order a hand is laid out: black and red alternate, as players sort them.
+DISPLAY_SUITS: Final = (SPADES, HEARTS, CLUBS, DIAMONDS)
+
+# The human pace: seconds after a bot's card, and after a trick is complete.
+BOT_DELAY: Final = 0.9
+TRICK_DELAY: Final = 1.6
+
+
+class SetupError(ValueError):
+    """Seats, bots or a record that do not make a table; the message names the problem."""
+
+
+# ---- the table's seats ---------------------------------------------------------------------
+
+
+def parse_seat_list(text: str, players: int, option: str) -> list[int]:
+    """``"0,2"`` → ``[0, 2]``; ``"none"`` or ``""`` → no seats; ``"all"`` → every seat."""
+    text = text.strip().lower()
+    if text in ("", "none"):
+        return []
+    if text == "all":
+        return list(range(players))
+    seats = []
+    for item in text.split(","):
+        if not item.strip().isdigit() or not 0 <= int(item) < players:
+            raise SetupError(f"{option} takes seats from 0 to {players - 1}, not {item.strip()!r}")
+        if int(item) in seats:
+            raise SetupError(f"{option} names seat {int(item)} twice")
+        seats.append(int(item))
+    return seats
+
+
+def make_seats(rules: Rules, humans: Sequence[int], bots: str = STRONGEST) -> tuple[str, ...]:
+    """Who sits where: ``human``, a bot's name, or ``dummy`` for the dummy seat.
+
+    ``bots`` is one bot for every seat that is not human, or one per seat (the entries at human
+    seats and at the dummy are ignored; write ``-`` there). The dummy cannot be a human: its
+    partner plays it.
+    """
+    n = rules.players
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) == 1:
+        names *= n
+    if len(names) != n:
+        raise SetupError(f"--bots takes one bot or one per seat ({n}), not {len(names)}")
+    seats: list[str] = []
+    for seat in range(n):
+        if seat == rules.dummy:
+            if seat in humans:
+                raise SetupError(
+                    f"seat {seat} is the dummy: its partner, seat {rules.controller_of(seat)}, "
+                    "plays it"
+                )
+            seats.append(DUMMY)
+        elif seat in humans:
+            seats.append(HUMAN)
+        else:
+            seats.append(names[seat])
+    check_seats(rules, seats)
+    return tuple(seats)
+
+
+def check_seats(rules: Rules, seats: Sequence[str]) -> None:
+    from sueca.bots import BOTS
+
+    if len(seats) != rules.players:
+        raise SetupError(f"{len(seats)} seats for a {rules.players}-seat table")
+    for seat, kind in enumerate(seats):
+        if (kind == DUMMY) != (seat == rules.dummy):
+            raise SetupError(f"seat {seat} is {kind!r}, but the rules' dummy is {rules.dummy}")
+        if kind not in (HUMAN, DUMMY) and kind not in BOTS:
+            raise SetupError(f"unknown bot {kind!r} (known: {', '.join(sorted(BOTS))})")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that makes one match at the terminal table."""
+
+    rules: Rules
+    seats: tuple[str, ...]  # per seat: "human", a bot's name, or "dummy"
+    seed: int
+    path: Path  # where the record is saved
+    lang: Language
+    hints: bool = False
+    fast: bool = False
+
+    def __post_init__(self) -> None:
+        check_seats(self.rules, self.seats)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, kind in enumerate(self.seats) if kind == HUMAN)
+
+    def controller_kind(self, seat: int) -> str:
+        return self.seats[self.rules.controller_of(seat)]
+
+
+def default_save_path(data_dir: Path, seed: int) -> Path:
+    """A new file under the user's data directory, named by time and seed."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    path = data_dir / "matches" / f"{stamp}-seed{seed}.json"
+    suffix = 1
+    while path.exists():
+        suffix += 1
+        path = data_dir / "matches" / f"{stamp}-seed{seed}-{suffix}.json"
+    return path
+
+
+def data_dir() -> Path:
+    """Where matches are saved by default: the user's data directory (platformdirs)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("sueca", appauthor=False)
+
+
+def load_setup(path: Path, lang: Language, hints: bool = False, fast: bool = False
+               ) -> tuple[Setup, GameRecord]:
+    """The table saved in a record (its rules, seats and seed), to resume it."""
+    try:
+        record = read(str(path))
+        rules = record.parsed_rules()
+    except (RecordFormatError, RulesError) as error:
+        raise SetupError(f"{path}: {error}") from None
+    seats = record.extra.get("seats")
+    seed = record.extra.get("seed")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise SetupError(f"{path}: not a record of a terminal table (no 'seats' list)")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupError(f"{path}: not a record of a terminal table (no 'seed')")
+    try:
+        setup = Setup(rules, tuple(seats), seed, path, lang, hints, fast)
+    except SetupError as error:
+        raise SetupError(f"{path}: {error}") from None
+    return setup, record
+
+
+def find_unfinished(directory: Path) -> Path | None:
+    """The most recently saved match under ``directory/matches`` that is not over."""
+    folder = directory / "matches"
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            record = read(str(path))
+            result = replay(record)
+        except (RecordFormatError, RulesError):
+            continue
+        if result.error is None and not result.match.is_over and "seats" in record.extra:
+            return path
+    return None
+
+
+# ---- what a screen is shown ------------------------------------------------------------------
+
+
+def hand_order(mask: CardMask) -> list[Card]:
+    """A hand as laid out: by suit (♠ ♥ ♣ ♦), strongest first."""
+    return [c for suit in DISPLAY_SUITS for c in suit_cards_high_to_low(mask, suit)]
+
+
+def numbered_moves(info: InformationState) -> list[Card]:
+    """The legal cards in the order the hand is laid out: card ``k`` is number ``k + 1``."""
+    legal = 0
+    for card in info.legal_moves():
+        legal |= 1 << card
+    return hand_order(legal)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One picture of the table for whoever faces the screen, built from what they may know."""
+
+    info: InformationState  # already filtered: the seat's own, or the public view
+    bottom: int  # the seat drawn at the bottom (the viewer)
+    names: tuple[str, ...]
+    seats: tuple[str, ...]  # human / bot name / dummy, per seat
+    deal_number: int
+    results: tuple[HandResult, ...]  # the finished deals of the match
+    score: tuple[int, ...]
+    acting: int | None = None  # the seat whose card the viewer now chooses
+    hint: tuple[Card, str] | None = None
+    message: str | None = None  # a refusal or a notice for the viewer
+    hidden: bool = False  # hot-seat: the screen is waiting to be passed on
+    review: bool = False  # a position of a saved record (sueca replay), drawn whole
+
+    @property
+    def us(self) -> int:
+        """The team written *Nós* on the score sheet: the viewer's."""
+        return self.info.rules.teams[self.bottom]
+
+    @property
+    def choices(self) -> list[Card]:
+        return numbered_moves(self.info) if self.acting is not None else []
+
+
+class Screen(Protocol):
+    """Where the table is drawn and lines are read."""
+
+    interactive: bool  # a person at a terminal: clear, pause and wait for Enter
+
+    def show(self, view: TableView) -> None:
+        """Draw the table as ``view`` shows it."""
+
+    def say(self, text: str) -> None:
+        """Tell what happened (a card played, a trick taken, a result)."""
+
+    def ask(self, prompt: str) -> str | None:
+        """Read one line; ``None`` at the end of the input."""
+
+    def hide(self) -> None:
+        """Hide every hand: the screen is about to pass to another player."""
+
+    def pause(self, seconds: float) -> None:
+        """Wait, so that a person can follow the play."""
+
+    def close(self) -> None:
+        """The match has stopped: show whatever was said since the table was last drawn."""
+
+
+# ---- the loop --------------------------------------------------------------------------------
+
+
+class Outcome(enum.Enum):
+    FINISHED = "finished"
+    QUIT = "quit"
+    INPUT_ENDED = "input_ended"
+
+
+@dataclass
+class TableResult:
+    outcome: Outcome
+    score: tuple[int, ...]
+    winner: int | None
+    path: Path
+
+
+class _Quit(Exception):
+    """The player asked to quit and confirmed."""
+
+
+class _InputEnded(Exception):
+    """The input ran out before the match did."""
+
+
+class ChoiceError(ValueError):
+    """A line that names no card the player may choose by number or by name."""
+
+
+def parse_choice(text: str, choices: Sequence[Card], lang: Language) -> Card:
+    """The card a player typed: its number among ``choices`` or the card itself (``7h``,
+    ``AS``, ``♥7``). A card that is not legal is returned as is: the referee refuses it with
+    its reason."""
+    token = text.strip()
+    if token.isdigit():
+        number = int(token)
+        if not 1 <= number <= len(choices):
+            raise ChoiceError(lang.text("no_such_number", number=number, count=len(choices)))
+        return choices[number - 1]
+    try:
+        return parse_card(token)
+    except CardParseError:
+        raise ChoiceError(lang.text("not_a_card", text=token)) from None
+
+
+def refusal(error: IllegalMoveError, info: InformationState, lang: Language,
+            acting_name: str | None) -> str:
+    """The engine's reason for refusing a card, said to the player in their language.
+    ``acting_name`` is the seat whose card it was when that is not the player's own (the
+    dummy)."""
+    suffix = "" if acting_name is None else "_other"
+    if error.reason in (REASON_FOLLOW, REASON_TRUMP) and info.trick:
+        led = card_suit(info.trick[0])
+        cards = [lang.card(c) for c in hand_order(_legal_mask(info))]
+        key = ("must_follow" if error.reason == REASON_FOLLOW else "must_trump") + suffix
+        return lang.text(key, suit=lang.suit(led), cards=lang.and_list(cards), seat=acting_name)
+    if error.reason == REASON_NOT_HELD:
+        card = str(error).split()[0]
+        try:
+            shown = lang.card(parse_card(card))
+        except CardParseError:
+            shown = card
+        return lang.text("not_held" + suffix, card=shown, seat=acting_name)
+    return str(error)
+
+
+def _legal_mask(info: InformationState) -> CardMask:
+    mask = 0
+    for card in info.legal_moves():
+        mask |= 1 << card
+    return mask
+
+
+@dataclass
+class Table:
+    """A match at the terminal table. :meth:`run` plays it to the end or until the player
+    quits; the record is saved after every card."""
+
+    setup: Setup
+    screen: Screen
+    record: GameRecord | None = None  # a saved match to resume
+    match: Match = field(init=False)
+    states: list[State] = field(init=False)
+    bots: dict[int, Bot] = field(init=False)
+    hint_bots: dict[int, Bot] = field(init=False)
+    facing: int | None = field(init=False, default=None)  # the human now at the screen
+
+    def __post_init__(self) -> None:
+        setup = self.setup
+        rules = setup.rules
+        if self.record is None:
+            first = random.Random(f"{setup.seed}:first_dealer").randrange(rules.players)
+            self.match = Match(rules, first_dealer=first)
+            self.states = []
+        else:
+            replayed = replay(self.record)
+            if replayed.error is not None:
+                raise SetupError(f"{setup.path}: the record is not valid: "
+                                 f"{replayed.error['reason']}")
+            if replayed.match.is_over:
+                score = "–".join(map(str, replayed.match.score))
+                raise SetupError(f"{setup.path}: that match is over ({score})")
+            self.match = replayed.match
+            self.states = replayed.states
+        self.bots = {}
+        for seat in range(rules.players):
+            kind = setup.controller_kind(seat)
+            if kind != HUMAN:
+                bot = make_bot(kind, seed=hash_seed(setup.seed, "seat", seat))
+                bot.new_match(rules, seat)
+                self.bots[seat] = bot
+        self.hint_bots = {}
+
+    # ---- names ---------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.setup.rules
+
+    @property
+    def lang(self) -> Language:
+        return self.setup.lang
+
+    @property
+    def solo(self) -> int | None:
+        """The one human at the table, who is called "you"; ``None`` in hot-seat or watching."""
+        humans = self.setup.humans
+        return humans[0] if len(humans) == 1 else None
+
+    @property
+    def hotseat(self) -> bool:
+        return len(self.setup.humans) > 1
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(
+            self.lang.text("you") if seat == self.solo else self.lang.text("seat", seat=seat)
+            for seat in range(self.rules.players)
+        )
+
+    # ---- saving --------------------------------------------------------------------------
+
+    def to_record(self) -> GameRecord:
+        return GameRecord.from_states(
+            self.rules, self.match.first_dealer, self.states,
+            seed=self.setup.seed, seats=list(self.setup.seats),
+        )
+
+    def save(self) -> None:
+        """Write the record atomically: a stopped program never leaves half a file."""
+        path = self.setup.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=".sueca-", suffix=".json")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(dumps(self.to_record()))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    # ---- views ---------------------------------------------------------------------------
+
+    def view(self, state: State, info: InformationState, bottom: int, **extra: object
+             ) -> TableView:
+        return TableView(
+            info=info,
+            bottom=bottom,
+            names=self.names(),
+            seats=self.setup.seats,
+            deal_number=len(self.match.deals),
+            results=tuple(self.match.results),
+            score=tuple(self.match.score),
+            **extra,  # type: ignore[arg-type]
+        )
+
+    def public_info(self, state: State, bottom: int) -> InformationState:
+        """What every seat knows: the view for a screen nobody in particular faces (between
+        hot-seat turns, or a table of bots). Built from the seats' own information states."""
+        infos = [state.information_state(s) for s in range(self.rules.players)]
+        known = tuple(reduce(and_, (i.known[s] for i in infos)) for s in range(len(infos)))
+        return dataclasses.replace(infos[bottom], hand=known[bottom], known=known)
+
+    def spectator_view(self, state: State) -> TableView:
+        """The table between turns: the facing human's own view, or the public one."""
+        if self.facing is not None and not self.hotseat:
+            return self.view(state, state.information_state(self.facing), self.facing)
+        bottom = self.facing if self.facing is not None else (self.setup.humans or (0,))[0]
+        return self.view(state, self.public_info(state, bottom), bottom,
+                         hidden=self.hotseat)
+
+    # ---- the match -----------------------------------------------------------------------
+
+    def run(self) -> TableResult:
+        try:
+            return self._run()
+        finally:
+            self.screen.close()
+
+    def _run(self) -> TableResult:
+        if self.solo is not None:
+            self.facing = self.solo
+        try:
+            if self.record is not None:
+                self.screen.say(self.lang.text("resumed", path=self.setup.path))
+            while not self.match.is_over:
+                if not self.states or self.states[-1].is_finished():
+                    self.start_deal()
+                self.play_deal(self.states[-1])
+        except _Quit:
+            return self.stop(Outcome.QUIT)
+        except _InputEnded:
+            return self.stop(Outcome.INPUT_ENDED)
+        except KeyboardInterrupt:
+            return self.stop(Outcome.QUIT)
+        self.save()
+        self.announce_winner()
+        self.screen.say(self.lang.text("record_saved", path=self.setup.path))
+        return TableResult(Outcome.FINISHED, tuple(self.match.score), self.match.winner,
+                           self.setup.path)
+
+    def stop(self, outcome: Outcome) -> TableResult:
+        self.save()
+        lang = self.lang
+        if outcome is Outcome.INPUT_ENDED:
+            self.screen.say(lang.text("input_ended"))
+        self.screen.say(lang.text("record_saved", path=self.setup.path))
+        self.screen.say(lang.text("resume_file_hint", path=self.setup.path))
+        return TableResult(outcome, tuple(self.match.score), None, self.setup.path)
+
+    def start_deal(self) -> None:
+        rng = random.Random(f"{self.setup.seed}:deal:{len(self.match.results)}")
+        state = self.match.new_deal(rng)
+        self.states.append(state)
+        self.save()
+        deal = state.deal
+        self.screen.say(self.lang.text(
+            "deal_start", number=len(self.match.deals), dealer=self.names()[deal.dealer],
+            card=self.lang.card(deal.trump_card), suit=self.lang.suit(deal.trump),
+        ))
+
+    def play_deal(self, state: State) -> None:
+        while not state.is_finished():
+            seat = state.to_play
+            controller = self.rules.controller_of(seat)
+            if self.setup.seats[controller] == HUMAN:
+                self.human_turn(state, seat, controller)
+            else:
+                self.bot_turn(state, seat)
+            self.save()
+            if state.trick_start == len(state.plays):
+                self.trick_done(state)
+        result = self.match.finish_deal(state)
+        self.save()
+        self.deal_done(state, result)
+
+    def bot_turn(self, state: State, seat: int) -> None:
+        bot = self.bots[seat]
+        # Reseed before each card: a bot's choice then depends only on what it sees and the
+        # match seed, so a resumed match plays on exactly as the unbroken one would have.
+        bot.rng.seed(hash_seed(self.setup.seed, len(self.match.deals), len(state.plays)))
+        card = bot.choose(state.information_state(seat))
+        state.play(card, seat)  # a bot's illegal card is a bug: let IllegalMoveError out
+        self.announce_play(seat, card)
+        self.screen.show(self.spectator_view(state))
+        if not self.setup.fast and state.trick_start != len(state.plays):
+            self.screen.pause(BOT_DELAY)
+
+    def human_turn(self, state: State, seat: int, controller: int) -> None:
+        lang = self.lang
+        if self.hotseat and self.facing != controller:
+            self.facing = None
+            self.screen.hide()
+            self.screen.show(self.spectator_view(state))
+            if self.screen.ask(lang.text("pass_to", seat=self.names()[controller])) is None:
+                raise _InputEnded
+        self.facing = controller
+        info = state.information_state(seat)
+        hint = self.hint(seat, info) if self.setup.hints else None
+        acting_name = None if seat == controller else self.names()[seat]
+        if seat != controller:
+            prompt = lang.text("prompt_dummy")
+        elif self.hotseat:
+            prompt = lang.text("prompt_seat", seat=self.names()[seat])
+        else:
+            prompt = lang.text("prompt")
+        message: str | None = None
+        while True:
+            view = self.view(state, info, controller, acting=seat, hint=hint, message=message)
+            self.screen.show(view)
+            line = self.screen.ask(prompt)
+            if line is None:
+                raise _InputEnded
+            command = line.strip()
+            message = None
+            if command == "?":
+                message = lang.text("help")
+                continue
+            if command.lower() in ("q", "quit", "sair"):
+                self.confirm_quit()
+                message = lang.text("not_quitting")
+                continue
+            if not command:
+                continue
+            try:
+                card = parse_choice(command, view.choices, lang)
+                state.play(card, seat)
+            except ChoiceError as error:
+                message = str(error)
+                continue
+            except IllegalMoveError as error:
+                message = refusal(error, info, lang, acting_name)
+                continue
+            self.announce_play(seat, card)
+            if self.hotseat:
+                self.screen.show(self.spectator_view(state))
+            return
+
+    def confirm_quit(self) -> None:
+        answer = self.screen.ask(self.lang.text("confirm_quit"))
+        if answer is None:
+            raise _InputEnded
+        if answer.strip().lower()[:1] in ("y", "s"):
+            raise _Quit
+
+    def hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
+        """The strongest bot's card and reason for ``seat``, from that seat's information."""
+        if seat not in self.hint_bots:
+            bot = make_bot(STRONGEST, seed=hash_seed(self.setup.seed, "hint", seat))
+            bot.new_match(self.rules, seat)
+            self.hint_bots[seat] = bot
+        return self.hint_bots[seat].explain(info)
+
+    # ---- telling what happened -----------------------------------------------------------
+
+    def announce_play(self, seat: int, card: Card) -> None:
+        lang = self.lang
+        names = self.names()
+        controller = self.rules.controller_of(seat)
+        shown = lang.card(card)
+        if seat != controller:
+            if controller == self.solo:
+                self.screen.say(lang.text("plays_dummy_you", card=shown))
+            else:
+                self.screen.say(lang.text("plays_dummy", seat=names[controller], card=shown))
+        elif seat == self.solo:
+            self.screen.say(lang.text("plays_you", card=shown))
+        else:
+            self.screen.say(lang.text("plays", seat=names[seat], card=shown))
+
+    def trick_done(self, state: State) -> None:
+        trick = state.tricks()[-1]
+        winner = trick.winner if trick.winner is not None else 0
+        number = state.trick_number
+        if winner == self.solo:
+            text = self.lang.text("takes_trick_you", number=number, points=trick.points)
+        else:
+            text = self.lang.text("takes_trick", seat=self.names()[winner], number=number,
+                                  points=trick.points)
+        self.screen.say(text)
+        self.screen.show(self.spectator_view(state))
+        if not self.setup.fast:
+            self.screen.pause(TRICK_DELAY)
+
+    def deal_done(self, state: State, result: HandResult) -> None:
+        lang = self.lang
+        number = len(self.match.results)
+        us = self.rules.teams[self.facing if self.facing is not None else 0]
+        them = 1 - us
+        if result.tie:
+            self.screen.say(lang.text("deal_tie", number=number))
+            if result.carry:
+                self.screen.say(lang.text("deal_tie_carry", number=number, carry=result.carry))
+        else:
+            self.screen.say(lang.text(
+                "deal_result", number=number, us=result.points[us], them=result.points[them],
+                g_us=result.game_points[us], g_them=result.game_points[them],
+            ))
+        score = self.match.score
+        self.screen.say(lang.text("match_score", us=score[us], them=score[them]))
+        self.screen.show(self.spectator_view(state))
+        waiting = self.screen.interactive and self.setup.humans and not self.match.is_over
+        if waiting and self.screen.ask(lang.text("continue")) is None:
+            raise _InputEnded
+
+    def announce_winner(self) -> None:
+        lang = self.lang
+        winner = self.match.winner
+        score = self.match.score
+        if winner is None:
+            return
+        if self.solo is None:
+            # Hot-seat or a table of bots: name the winning side by its seats.
+            team = lang.text("us") if winner == 0 else lang.text("them")
+            seats = "+".join(str(s) for s in range(self.rules.players)
+                             if self.rules.teams[s] == winner)
+            text = lang.text("match_team_won", team=f"{team} ({seats})",
+                             score=f"{score[0]}–{score[1]}")
+        else:
+            us = self.rules.teams[self.solo]
+            key = "match_won" if winner == us else "match_lost"
+            text = lang.text(key, us=score[us], them=score[1 - us])
+        self.screen.say(text)
+        # Score-sheet lore (RULES.md section 5), for the traditional match to 4 games.
+        if self.rules.scoring == "games" and self.rules.match_target == 4 and score[winner] >= 4:
+            if score[1 - winner] == 0:
+                self.screen.say(lang.text("gato"))
+            elif score[1 - winner] == 1:
+                self.screen.say(lang.text("chapeu"))
