@@ -20,6 +20,9 @@ from sueca.record import GameRecord, dumps, read
 from sueca.rules import STANDARD, Rules, preset
 from sueca.state import State
 
+SWEEP = int(os.environ.get("SUECA_SWEEP", "1"))
+"""Scale of the slow random sweeps: ``SUECA_SWEEP=10 pytest -m slow`` plays ten times more."""
+
 # ---- the rule combinations that matter -----------------------------------------------------
 
 RULE_SETS: dict[str, Rules] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_support import RULE_SETS
+from core_support import RULE_SETS, SWEEP
 
 from sueca.arena import play_deal, run_duplicate
 from sueca.arena.play import play_out
@@ -77,7 +77,7 @@ def test_bots_play_legal_cards(name: str, bot: str) -> None:
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_bots_play_legal_cards_over_many_deals(name: str) -> None:
     rules = RULE_SETS[name]
-    for seed in range(60):
+    for seed in range(30 * SWEEP):
         play_watched(rules, ["heuristic", "random", "random", "heuristic"], seed)
 
 

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from core_support import RULE_SETS, random_state, ref_suit, snapshot
+from core_support import RULE_SETS, SWEEP, random_state, ref_suit, snapshot
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -137,7 +137,7 @@ def test_information_states_leak_nothing_and_worlds_fit_them(name: str) -> None:
 def test_many_positions_sampled(name: str) -> None:
     rules = RULE_SETS[name]
     rng = random.Random(f"many infos:{name}")
-    for _ in range(150):
+    for _ in range(60 * SWEEP):
         state = random_state(rules, rng)
         for seat in range(rules.players):
             info = check_info(state, seat)

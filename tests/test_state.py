@@ -8,6 +8,7 @@ import random
 import pytest
 from core_support import (
     RULE_SETS,
+    SWEEP,
     hand_cards,
     random_state,
     ref_legal,
@@ -173,7 +174,7 @@ def test_random_games_obey_the_rules(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_many_random_games_obey_the_rules(name: str) -> None:
     rng = random.Random(f"many games:{name}")
-    for _ in range(300):
+    for _ in range(100 * SWEEP):
         play_checked_game(RULE_SETS[name], rng)
 
 
@@ -183,7 +184,7 @@ def test_thousands_of_fast_random_games() -> None:
     under every rule set."""
     rng = random.Random("fast sweep")
     for rules in RULE_SETS.values():
-        for _ in range(250):
+        for _ in range(250 * SWEEP):
             state = random_state(rules, rng, plays=rules.deck_size)
             check_finished_game(state)
 
