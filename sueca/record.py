@@ -128,6 +128,8 @@ def loads(text: str) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}") from None
+    except (ValueError, RecursionError) as error:  # a number too long, nesting too deep
+        raise RecordFormatError(f"not JSON: {error}") from None
     return from_json(data)
 
 

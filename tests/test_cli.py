@@ -78,6 +78,8 @@ MALFORMED = {
     "bad_option.json": '{"rules": {"variant": "standard", "trumps": 2}, "deals": []}',
     "bad_value.json": '{"rules": {"variant": "standard", "match_target": "four"}, "deals": []}',
     "array.json": "[]",
+    "deep.json": "[" * 100_000,
+    "bad_deal.json": '{"deals": [{"dealer": 0}]}',
 }
 
 

@@ -367,6 +367,8 @@ def test_a_point_trump_under_redeal_point_trump() -> None:
         ("", "not JSON"),
         ("{", "not JSON"),
         ("[1, 2]", "must be a JSON object"),
+        ("[" * 100_000, "not JSON"),  # nested too deep for the parser
+        ('{"deals": [], "first_dealer": ' + "9" * 5000 + "}", "not JSON"),  # too long a number
         ("{}", "no 'deals'"),
         ('{"deals": 3}', "'deals' must be a list"),
         ('{"deals": [3]}', "deal 0 is not an object"),
