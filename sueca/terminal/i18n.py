@@ -16,8 +16,9 @@ player types back; the Portuguese names appear where a card is spelled out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from sueca.cards import SUIT_SYMBOLS, Card, card_rank, card_suit, card_symbol
@@ -34,6 +35,7 @@ class Language:
     card_of: str  # joins a rank and a suit: "{rank} de {suit}"
     conjunction: str  # "e", "and": the last link of a list
     messages: dict[str, str]
+    reasons: dict[str, str] = field(default_factory=dict)  # bots' English reasons, translated
 
     def suit(self, suit: int) -> str:
         return self.suits[suit]
@@ -60,6 +62,17 @@ class Language:
     def text(self, key: str, **values: object) -> str:
         """The message ``key`` with its ``{placeholders}`` filled in."""
         return self.messages[key].format(**values)
+
+    def reason(self, text: str) -> str:
+        """A bot's one-line reason (bots explain in English) in this language, part by part
+        (parts are joined by ``; ``); a part not in the table is left as the bot wrote it."""
+        parts = []
+        for part in text.split("; "):
+            search = _ISMCTS_REASON.fullmatch(part)
+            if search and "ismcts" in self.reasons:
+                part = self.reasons["ismcts"].format(*search.groups())
+            parts.append(self.reasons.get(part, part))
+        return "; ".join(parts)
 
 
 # ---- the messages ------------------------------------------------------------------------
@@ -284,6 +297,57 @@ _PT_BR: Final = _PT | {
     "resumed": "Continuando a partida em {path}",
 }
 
+# The reasons of the bots' explain(), as the bots word them (sueca/bots).
+_ISMCTS_REASON: Final = re.compile(
+    r"ismcts: (\w+) chosen in (\d+) of (\d+) simulations, expecting about (\d+) points for "
+    r"our side"
+)
+_REASONS_PT: Final = {
+    "the only legal card": "a única carta que podes jogar",
+    "long in trumps with the ace or seven: draw the opponents' trumps":
+        "muitos trunfos, com o Ás ou a Manilha: puxa os trunfos dos adversários",
+    "the master of its suit, and no opponent is known to ruff it":
+        "a carta mais alta do naipe, e nenhum adversário se sabe que corte",
+    "partner is void in this suit and can ruff": "o parceiro não tem este naipe e pode cortar",
+    "a blank card from a long suit: give nothing away":
+        "uma carta sem pontos de um naipe comprido: não dês nada",
+    "no blank cards left: lead the safest honour":
+        "já não há cartas sem pontos: sai com a figura mais segura",
+    "only trumps left: lead the lowest": "só restam trunfos: sai com o mais baixo",
+    "partner has this trick: feed it points": "a vaza é do parceiro: carrega-a de pontos",
+    "partner is winning but may be beaten: play low":
+        "o parceiro vai a ganhar mas ainda pode perder: joga baixo",
+    "the opponents have this trick: give them nothing":
+        "a vaza é dos adversários: não lhes dês nada",
+    "win the trick with the cheapest card that holds it":
+        "ganha a vaza com a carta mais barata que a segura",
+    "last to play: take the points": "és o último a jogar: leva os pontos",
+    "partner's echo shows a void": "o sinal do parceiro mostra que não tem o naipe",
+    "echo to partner": "sinal ao parceiro",
+    "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, à espera de uns {3} pontos "
+              "para o nosso lado",
+}
+_REASONS_PT_BR: Final = _REASONS_PT | {
+    "the only legal card": "a única carta que você pode jogar",
+    "long in trumps with the ace or seven: draw the opponents' trumps":
+        "muitos trunfos, com o Ás ou o Sete: puxe os trunfos dos adversários",
+    "a blank card from a long suit: give nothing away":
+        "uma carta sem pontos de um naipe comprido: não dê nada",
+    "no blank cards left: lead the safest honour":
+        "não há mais cartas sem pontos: saia com a figura mais segura",
+    "only trumps left: lead the lowest": "só restam trunfos: saia com o mais baixo",
+    "partner has this trick: feed it points": "a vaza é do parceiro: jogue pontos nela",
+    "partner is winning but may be beaten: play low":
+        "o parceiro está ganhando mas ainda pode perder: jogue baixo",
+    "the opponents have this trick: give them nothing":
+        "a vaza é dos adversários: não dê nada a eles",
+    "win the trick with the cheapest card that holds it":
+        "ganhe a vaza com a carta mais barata que a segura",
+    "last to play: take the points": "você é o último a jogar: leve os pontos",
+    "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, esperando uns {3} pontos "
+              "para o nosso lado",
+}
+
 _RANKS_EN: Final = ("two", "three", "four", "five", "six", "queen", "jack", "king", "seven",
                     "ace")
 _RANKS_PT: Final = ("Dois", "Três", "Quatro", "Cinco", "Seis", "Dama", "Valete", "Rei",
@@ -292,9 +356,9 @@ _RANKS_PT_BR: Final = (*_RANKS_PT[:8], "Sete", "Ás")
 
 LANGUAGES: Final[dict[str, Language]] = {
     "pt": Language("pt", "português", ("espadas", "copas", "ouros", "paus"), _RANKS_PT,
-                   "{rank} de {suit}", "e", _PT),
+                   "{rank} de {suit}", "e", _PT, _REASONS_PT),
     "pt-BR": Language("pt-BR", "português do Brasil", ("espadas", "copas", "ouros", "paus"),
-                      _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR),
+                      _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR, _REASONS_PT_BR),
     "en": Language("en", "English", ("spades", "hearts", "diamonds", "clubs"), _RANKS_EN,
                    "{rank} of {suit}", "and", _EN),
 }

@@ -282,7 +282,8 @@ def render_table(view: TableView, lang: Language, log: Sequence[str] = ()) -> Re
         parts.append(Text("\n".join(log[-LOG_LINES:]), style="dim"))
     if view.hint is not None:
         card, reason = view.hint
-        parts.append(Text(lang.text("hint", card=lang.card(card), reason=reason), style="cyan"))
+        hint = lang.text("hint", card=lang.card(card), reason=lang.reason(reason))
+        parts.append(Text(hint, style="cyan"))
     if view.message:
         parts.append(Text(view.message, style="bold yellow"))
     return Group(*parts)
@@ -354,7 +355,7 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
     lines.append(f"{title}: {hand}")
     if view.hint is not None:
         card, reason = view.hint
-        lines.append(lang.text("hint", card=lang.card(card), reason=reason))
+        lines.append(lang.text("hint", card=lang.card(card), reason=lang.reason(reason)))
     return lines
 
 

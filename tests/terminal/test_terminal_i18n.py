@@ -57,3 +57,32 @@ def test_language_codes_are_case_insensitive_and_unknown_ones_refused() -> None:
     assert language("pt_BR").code == "pt-BR"
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         language("fr")
+
+
+def test_the_heuristic_bots_reasons_are_translated() -> None:
+    import inspect
+    import re
+
+    from sueca.bots import heuristic
+
+    source = inspect.getsource(heuristic)
+    reasons = set(re.findall(r'return [^\n]*?, "([^"]+)"', source))
+    assert len(reasons) >= 10
+    for code in ("pt", "pt-BR"):
+        lang = language(code)
+        for reason in reasons:
+            assert lang.reason(reason) != reason, (code, reason)
+    assert language("en").reason("the only legal card") == "the only legal card"
+
+
+def test_reasons_are_translated_part_by_part_and_unknown_parts_kept() -> None:
+    pt = language("pt")
+    assert pt.reason("the only legal card; echo to partner") == (
+        "a única carta que podes jogar; sinal ao parceiro"
+    )
+    assert pt.reason("something new") == "something new"
+    assert pt.reason("ismcts: 7H chosen in 500 of 1000 simulations, expecting about 70 "
+                     "points for our side") == (
+        "ismcts: 7H escolhida em 500 de 1000 simulações, à espera de uns 70 pontos para o "
+        "nosso lado"
+    )

@@ -116,3 +116,10 @@ def test_scripted_screen_never_pauses_in_fast_mode(tmp_path: Path) -> None:
     table, screen = make_table(tmp_path, always("1"), rules=STANDARD.replace(match_target=1))
     assert isinstance(screen, Scripted)
     assert table.run().outcome is Outcome.FINISHED  # Scripted.pause would raise
+
+
+def test_the_documentation_screenshot_can_be_drawn_again() -> None:
+    from sueca.terminal.screenshot import capture
+
+    text = capture().export_text(clear=False)
+    assert "Sugestão:" in text and "As tuas cartas" in text and "Folha" in text
