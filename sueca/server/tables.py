@@ -28,6 +28,8 @@ SeatKind = Literal["human", "bot"]
 Phase = Literal["playing", "deal_over", "match_over"]
 
 NAME_MAX = 24
+# Names for bots whose seat was given none: the web table shows a "bot" badge beside them.
+BOT_NAMES = ("Rita", "Tomás", "Inês", "Vasco")
 
 
 class TableError(ValueError):
@@ -245,7 +247,10 @@ class Table:
     # ---- seats -----------------------------------------------------------------------------
 
     def seat_names(self) -> list[str]:
-        return [seat.name or (seat.level if seat.kind == "bot" else f"seat {i}")
+        """Each seat's name; an unnamed bot gets one of :data:`BOT_NAMES`, an unnamed player
+        "Seat N" (numbered from 1, as the lobby shows seats)."""
+        return [seat.name or (BOT_NAMES[i % len(BOT_NAMES)] if seat.kind == "bot"
+                              else f"Seat {i + 1}")
                 for i, seat in enumerate(self.seats)]
 
     def seat_for_token(self, token: str) -> int | None:

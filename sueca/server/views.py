@@ -111,7 +111,8 @@ def _table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str,
         "match_target": rules.match_target,
         "scoring": rules.scoring,
         "seats": [
-            {"seat": i, "name": names[i], "kind": seat.kind, "level": seat.level,
+            {"seat": i, "name": names[i], "named": bool(seat.name), "kind": seat.kind,
+             "level": seat.level,
              "team": rules.teams[i], "status": presence[i]}
             for i, seat in enumerate(table.seats)
         ],

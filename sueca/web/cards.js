@@ -53,12 +53,12 @@ function cardSvg(card) {
   } else if (PIPS[rank]) {
     middle = PIPS[rank].map(([x, y]) => suitGlyph(suit, x, y, 12, y > 45)).join("");
   } else {
-    // Court cards: a framed panel with the letter and the suit, mirrored like a real card.
-    middle = `<rect x="13" y="12" width="34" height="60" rx="3" class="court"/>
-      <text x="30" y="40" class="court-letter" text-anchor="middle">${label}</text>
-      ${suitGlyph(suit, 30, 25, 10)}
-      <g transform="rotate(180 30 42)"><text x="30" y="40" class="court-letter" text-anchor="middle">${label}</text></g>
-      ${suitGlyph(suit, 30, 59, 10, true)}`;
+    // Court cards: a framed panel, the suit above and (turned) below, the letter between.
+    middle = `<rect x="12" y="11" width="36" height="62" rx="3" class="court"/>
+      <rect x="14.5" y="13.5" width="31" height="57" rx="2" class="court-inner"/>
+      ${suitGlyph(suit, 30, 24, 11)}
+      <text x="30" y="49.5" class="court-letter" text-anchor="middle">${label}</text>
+      ${suitGlyph(suit, 30, 61, 11, true)}`;
   }
   return `<svg viewBox="0 0 60 84" class="face" fill="${color}" aria-hidden="true" focusable="false">
     <rect x="0.5" y="0.5" width="59" height="83" rx="4.5" class="paper"/>

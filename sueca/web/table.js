@@ -86,7 +86,10 @@ function position(seat) {
   return order[k];
 }
 
-function seatName(seat) { return view.seats[seat].name; }
+function seatName(seat) {
+  const info = view.seats[seat];
+  return info.named || info.kind === "bot" ? info.name : t("seat_n", { n: seat + 1 });
+}
 
 function teamLabel(team) {
   if (view.you === null || view.you === undefined) return team === 0 ? t("team_a") : t("team_b");
@@ -126,15 +129,16 @@ function renderSeats() {
     const dealer = seat.seat === view.dealer
       ? `<span class="dealer-chip" title="${t("dealer")}" aria-label="${t("dealer")}">D</span>` : "";
     const turn = view.phase === "playing" && view.to_play === seat.seat;
-    const name = escapeHtml(seat.name) + (isMe ? ` (${t("you")})` : "");
+    const name = escapeHtml(seatName(seat.seat)) + (isMe ? ` (${t("you")})` : "");
     let html = `<div class="plate team${seat.team}${turn ? " turn" : ""}" data-seat="${seat.seat}"
       aria-current="${turn ? "true" : "false"}">${dealer}<span class="name">${name}</span>${badges.join("")}</div>`;
     const known = (view.known && view.known[seat.seat]) || [];
+    // (Your own turned card is in your hand, marked in gold.)
     const trumpHere = view.trump_held && seat.seat === view.dealer;
+    let cards = "";
     if (!isMe && view.hand_sizes) {
       const shown = known.filter((c) => !(trumpHere && c === view.trump_card));
       const hidden = view.hand_sizes[seat.seat] - shown.length - (trumpHere ? 1 : 0);
-      let cards = "";
       if (shown.length) {
         cards += `<div class="known-cards">${sortHand(shown).map(
           (c) => `<span role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`).join("")}</div>`;
@@ -143,19 +147,20 @@ function renderSeats() {
         cards += `<div class="backs" role="img" aria-label="${t("cards_count", { n: hidden })}">${
           cardBackSvg().repeat(hidden)}</div>`;
       }
-      html += cards;
     }
-    if (trumpHere) {
-      html += `<div class="trump-card" role="img" aria-label="${t("trump")}: ${cardLabel(view.trump_card)}">
-        ${cardSvg(view.trump_card)}<span>${t("trump")}</span></div>`;
+    if (trumpHere && !isMe) {
+      // The turned card lies face up by the dealer until the dealer plays it.
+      cards += `<div class="trump-card" role="img" aria-label="${t("trump")}: ${cardLabel(view.trump_card)}">
+        ${cardSvg(view.trump_card)}</div>`;
     }
+    if (cards) html += `<div class="seat-cards">${cards}</div>`;
     box.innerHTML = html;
   }
 }
 
 function renderCorners() {
   if (!view.trump) return;
-  $("trump-corner").innerHTML = `${t("trump")} ${suitSymbolSvg(view.trump, 20)}
+  $("trump-corner").innerHTML = `${t("trump")} <span class="suit-badge">${suitSymbolSvg(view.trump, 18)}</span>
     <span class="visually-hidden">${t(`suit_${view.trump}`)}</span>`;
   const [a, b] = teamsInOrder();
   let text = `${t("tricks")}: ${teamLabel(a)} ${view.tricks_won[a]} · ${teamLabel(b)} ${view.tricks_won[b]}`;
@@ -205,6 +210,7 @@ function renderHand() {
   const cards = sortHand(view.hand || []);
   const legal = new Set(view.legal || []);
   const mine = view.phase === "playing" && view.actor === view.you && view.you !== null;
+  hand.classList.toggle("mine", mine);
   // A partner playing the dummy plays from the dummy's hand, shown among the known cards.
   const playing = view.acting_for !== null && view.acting_for !== view.you
     ? sortHand(view.known[view.acting_for]) : cards;
@@ -245,7 +251,8 @@ function renderStatus() {
 
 function renderScore() {
   const [a, b] = teamsInOrder();
-  const names = (team) => view.seats.filter((s) => s.team === team).map((s) => escapeHtml(s.name)).join(" & ");
+  const names = (team) => view.seats.filter((s) => s.team === team)
+    .map((s) => escapeHtml(seatName(s.seat))).join(" & ");
   const rows = view.score.deals.map((points, i) =>
     `<tr><td>${t("deal_n", { n: i + 1 })}</td><td>${points[a] || ""}</td><td>${points[b] || ""}</td></tr>`).join("");
   const unit = view.scoring === "pontos" ? t("points_unit") : t("games");
@@ -268,6 +275,8 @@ function renderFacts() {
     <dt>${t("deal_n", { n: "" }).trim()}</dt><dd>${dealNumber}</dd>
     <dt>${t("dealer")}</dt><dd>${view.dealer === undefined ? "" : escapeHtml(seatName(view.dealer))}</dd>
     <dt>${t("trump")}</dt><dd>${view.trump_card ? cardLabel(view.trump_card) : ""}</dd>
+    <dt>${t("tricks")}</dt><dd>${view.tricks_won ? teamsInOrder().map(
+      (team) => `${teamLabel(team)} ${view.tricks_won[team]}`).join(" · ") : ""}</dd>
   </dl>`;
 }
 

@@ -1,0 +1,107 @@
+"""A person at the table: Debian's Chromium, driven by Playwright, plays a whole deal.
+
+Uses the system browser (``/usr/bin/chromium``, which ``.ci/run`` installs with apt-get), never
+a browser downloaded by Playwright. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import LiveServer
+
+from sueca.cards import card_name
+from sueca.server import Timing
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+PACE = Timing(grace=60.0, bot_delay=0.03, trick_pause=0.05, deal_pause=60.0)
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Any:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            args=LAUNCH_ARGS, viewport={"width": 1280, "height": 860}, locale="pt-PT")
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.mark.slow
+def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
+    browser: Any, tmp_path: Path
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.http + "/")
+        page.fill("#name", "Ana")
+        # Seats 2–4 are bots by default: create the table and take seat 1.
+        assert page.locator(".seat-row .kind").nth(1).input_value() == "bot"
+        page.click("#create-button")
+        page.click("#my-seat")
+        page.wait_for_selector("#hand .card")
+        assert len(page.locator("#hand .card").all()) == 10
+
+        (room,) = server.app.state.rooms.rooms.values()
+        clicked = 0
+        while not page.locator("#summary[open]").count():
+            page.wait_for_function(
+                "document.querySelector('#summary[open]') ||"
+                " document.querySelector('#hand .card.playable')", timeout=20_000)
+            playable = page.locator("#hand .card.playable")
+            if page.locator("#summary[open]").count() or not playable.count():
+                continue
+            # Exactly the legal cards are playable; the others are dimmed.
+            state = room.table.state
+            assert state.to_play == 0
+            legal = {card_name(c) for c in state.legal_moves()}
+            shown = {b.get_attribute("data-card") for b in playable.all()}
+            dimmed = page.locator('#hand .card[aria-disabled="true"]').count()
+            assert shown == legal and dimmed == state.hands[0].bit_count() - len(legal)
+            card = playable.first
+            label = card.get_attribute("aria-label")
+            assert label and " de " in label  # a Portuguese card name for screen readers
+            before = page.locator("#hand .card").count()
+            if clicked == 3:
+                card.focus()
+                page.keyboard.press("Enter")  # the keyboard plays too
+            else:
+                card.click()
+            page.wait_for_function(
+                f"document.querySelectorAll('#hand .card').length < {before}", timeout=10_000)
+            clicked += 1
+            if clicked == 5:
+                page.screenshot(path=str(ARTIFACTS / "web-table-playing.png"))
+        assert clicked == 10
+
+        # The end-of-deal summary and the score sheet agree with the server's match.
+        match = room.table.match
+        (result,) = match.results
+        points = [int(x) for x in page.locator("#deal-result .big").all_inner_texts()]
+        assert points == list(result.points) and sum(points) == 120
+        assert page.locator("#summary .mini-hand").count() == 4
+        page.screenshot(path=str(ARTIFACTS / "web-table-summary.png"))
+        sheet = page.locator("#score-sheet")
+        assert int(sheet.get_attribute("data-us") or -1) == match.score[0]  # seat 0: team 0
+        assert int(sheet.get_attribute("data-them") or -1) == match.score[1]
+        assert page.locator("#score-sheet tbody tr").count() == 1
+        # Ready for the next deal: the summary closes and a new hand is dealt.
+        page.click("#next-deal")
+        page.wait_for_function("!document.querySelector('#summary[open]')", timeout=10_000)
+        page.wait_for_function("document.querySelectorAll('#hand .card').length === 10",
+                               timeout=10_000)
+        assert not errors, errors
