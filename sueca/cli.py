@@ -173,7 +173,10 @@ def simulate(
             raise fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
     if deals < 1:
         raise fail("--deals must be at least 1")
-    summary = run_duplicate(table_rules, names[0], names[1], deals, seed, records, duplicate)
+    try:
+        summary = run_duplicate(table_rules, names[0], names[1], deals, seed, records, duplicate)
+    except OSError as error:  # --records names a file, or a folder we may not write to
+        raise fail(f"cannot write the records: {error}") from None
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json()) + "\n")
     else:
@@ -239,7 +242,10 @@ def watch(
                   f"{match.score[0]}–{match.score[1]}.")
     if save is not None:
         record = GameRecord.from_states(table_rules, match.first_dealer, states)
-        save.write_text(dumps(record), encoding="utf-8")
+        try:
+            save.write_text(dumps(record), encoding="utf-8")
+        except OSError as error:
+            raise fail(f"cannot save the record: {error}") from None
         console.print(f"Record saved to {save}")
 
 

@@ -192,3 +192,14 @@ def test_watch_under_other_rules(tmp_path: Path) -> None:
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["rules"] == {"variant": "italiana", "sweep": "bandeira"}
     assert json.loads(run("check", "--json", str(saved)).stdout)["valid"]
+
+
+def test_unwritable_outputs_exit_2_with_one_line(tmp_path: Path) -> None:
+    a_file = tmp_path / "a_file"
+    a_file.write_text("", encoding="utf-8")
+    for args in (["simulate", "--deals", "1", "--records", str(a_file)],
+                 ["watch", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "m.json")]):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "Traceback" not in result.output
