@@ -55,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",")]
     for spec in bots:
-        print(f"{spec}: median {1000 * time_per_move(spec, args.positions):.1f} ms per move",
+        print(f"{spec}: median {1000 * time_per_move(spec, args.positions):.2f} ms per move",
               flush=True)
     result = run_arena(STANDARD, bots, args.deals, args.seed, args.workers)
     print(result)

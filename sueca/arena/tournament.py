@@ -184,7 +184,13 @@ def run_arena(
     else:
         # A bounded window of boards in flight, read back in order: results are counted in
         # board order, and a pair whose SPRT decided stops being sent out.
-        context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+        # Workers come from a fork server (or are spawned): forking this process could copy
+        # a lock held by one of its threads (a progress bar's, a bot's pipe reader).
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods
+                                              else "spawn")
+        if "forkserver" in methods:
+            context.set_forkserver_preload(["sueca.arena.tournament"])
         with context.Pool(workers) as pool:
             window: deque[tuple[int, AsyncResult[BoardResult]]] = deque()
             pending = jobs()
