@@ -124,8 +124,11 @@ def check_seats(rules: Rules, seats: Sequence[str]) -> None:
     for seat, kind in enumerate(seats):
         if (kind == DUMMY) != (seat == rules.dummy):
             raise SetupError(f"seat {seat} is {kind!r}, but the rules' dummy is {rules.dummy}")
-        if kind not in (HUMAN, DUMMY) and kind not in BOTS:
-            raise SetupError(f"unknown bot {kind!r} (known: {', '.join(sorted(BOTS))})")
+        # A bot spec is NAME[:OPTION=VALUE…][+signals] or cmd:COMMAND (sueca.bots.make_bot);
+        # the name is checked here, the options when the bot is made.
+        name = kind.partition("+")[0].partition(":")[0].strip()
+        if kind not in (HUMAN, DUMMY) and name not in BOTS and not kind.startswith("cmd:"):
+            raise SetupError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
 
 
 @dataclass(frozen=True)
@@ -318,9 +321,9 @@ def parse_choice(text: str, choices: Sequence[Card], lang: Language) -> Card:
         raise ChoiceError(lang.text("not_a_card", text=token)) from None
 
 
-def refusal(error: IllegalMoveError, info: InformationState, lang: Language,
+def refusal(error: IllegalMoveError, card: Card, info: InformationState, lang: Language,
             acting_name: str | None) -> str:
-    """The engine's reason for refusing a card, said to the player in their language.
+    """The engine's reason for refusing ``card``, said to the player in their language.
     ``acting_name`` is the seat whose card it was when that is not the player's own (the
     dummy)."""
     suffix = "" if acting_name is None else "_other"
@@ -330,12 +333,7 @@ def refusal(error: IllegalMoveError, info: InformationState, lang: Language,
         key = ("must_follow" if error.reason == REASON_FOLLOW else "must_trump") + suffix
         return lang.text(key, suit=lang.suit(led), cards=lang.and_list(cards), seat=acting_name)
     if error.reason == REASON_NOT_HELD:
-        card = str(error).split()[0]
-        try:
-            shown = lang.card(parse_card(card))
-        except CardParseError:
-            shown = card
-        return lang.text("not_held" + suffix, card=shown, seat=acting_name)
+        return lang.text("not_held" + suffix, card=lang.card(card), seat=acting_name)
     return str(error)
 
 
@@ -381,7 +379,10 @@ class Table:
         for seat in range(rules.players):
             kind = setup.controller_kind(seat)
             if kind != HUMAN:
-                bot = make_bot(kind, seed=hash_seed(setup.seed, "seat", seat))
+                try:
+                    bot = make_bot(kind, seed=hash_seed(setup.seed, "seat", seat))
+                except ValueError as error:
+                    raise SetupError(str(error)) from None
                 bot.new_match(rules, seat)
                 self.bots[seat] = bot
         self.hint_bots = {}
@@ -435,8 +436,9 @@ class Table:
 
     # ---- views ---------------------------------------------------------------------------
 
-    def view(self, state: State, info: InformationState, bottom: int, **extra: object
-             ) -> TableView:
+    def view(self, info: InformationState, bottom: int, acting: int | None = None,
+             hint: tuple[Card, str] | None = None, message: str | None = None,
+             hidden: bool = False) -> TableView:
         return TableView(
             info=info,
             bottom=bottom,
@@ -445,7 +447,10 @@ class Table:
             deal_number=len(self.match.deals),
             results=tuple(self.match.results),
             score=tuple(self.match.score),
-            **extra,  # type: ignore[arg-type]
+            acting=acting,
+            hint=hint,
+            message=message,
+            hidden=hidden,
         )
 
     def public_info(self, state: State, bottom: int) -> InformationState:
@@ -455,13 +460,14 @@ class Table:
         known = tuple(reduce(and_, (i.known[s] for i in infos)) for s in range(len(infos)))
         return dataclasses.replace(infos[bottom], hand=known[bottom], known=known)
 
-    def spectator_view(self, state: State) -> TableView:
-        """The table between turns: the facing human's own view, or the public one."""
+    def spectator_view(self, state: State, bottom: int | None = None) -> TableView:
+        """The table between turns: the facing human's own view, or the public one (drawn
+        from ``bottom``'s seat, by default whoever faces the screen)."""
         if self.facing is not None and not self.hotseat:
-            return self.view(state, state.information_state(self.facing), self.facing)
-        bottom = self.facing if self.facing is not None else (self.setup.humans or (0,))[0]
-        return self.view(state, self.public_info(state, bottom), bottom,
-                         hidden=self.hotseat)
+            return self.view(state.information_state(self.facing), self.facing)
+        if bottom is None:
+            bottom = self.facing if self.facing is not None else (self.setup.humans or (0,))[0]
+        return self.view(self.public_info(state, bottom), bottom, hidden=self.hotseat)
 
     # ---- the match -----------------------------------------------------------------------
 
@@ -469,6 +475,8 @@ class Table:
         try:
             return self._run()
         finally:
+            for bot in [*self.bots.values(), *self.hint_bots.values()]:
+                bot.close()
             self.screen.close()
 
     def _run(self) -> TableResult:
@@ -526,6 +534,8 @@ class Table:
                 self.trick_done(state)
         result = self.match.finish_deal(state)
         self.save()
+        for seat, bot in self.bots.items():
+            bot.deal_over(state.information_state(seat), state.deal.hands)
         self.deal_done(state, result)
 
     def bot_turn(self, state: State, seat: int) -> None:
@@ -545,7 +555,7 @@ class Table:
         if self.hotseat and self.facing != controller:
             self.facing = None
             self.screen.hide()
-            self.screen.show(self.spectator_view(state))
+            self.screen.show(self.spectator_view(state, bottom=controller))
             if self.screen.ask(lang.text("pass_to", seat=self.names()[controller])) is None:
                 raise _InputEnded
         self.facing = controller
@@ -560,7 +570,7 @@ class Table:
             prompt = lang.text("prompt")
         message: str | None = None
         while True:
-            view = self.view(state, info, controller, acting=seat, hint=hint, message=message)
+            view = self.view(info, controller, acting=seat, hint=hint, message=message)
             self.screen.show(view)
             line = self.screen.ask(prompt)
             if line is None:
@@ -583,7 +593,7 @@ class Table:
                 message = str(error)
                 continue
             except IllegalMoveError as error:
-                message = refusal(error, info, lang, acting_name)
+                message = refusal(error, card, info, lang, acting_name)
                 continue
             self.announce_play(seat, card)
             if self.hotseat:

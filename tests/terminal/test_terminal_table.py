@@ -179,16 +179,19 @@ def test_the_reason_names_the_suit_and_the_cards_held() -> None:
     with pytest.raises(IllegalMoveError) as error:
         state.play(parse_card("2D"), 2)
     info = state.information_state(2)
-    assert refusal(error.value, info, EN, None) == "you must follow hearts: you hold 7♥ and 2♥"
-    assert refusal(error.value, info, language("pt"), None) == (
+    two = parse_card("2D")
+    assert refusal(error.value, two, info, EN, None) == (
+        "you must follow hearts: you hold 7♥ and 2♥"
+    )
+    assert refusal(error.value, two, info, language("pt"), None) == (
         "tens de assistir a copas: tens 7♥ e 2♥"
     )
-    assert refusal(error.value, info, EN, "Player 2") == (
+    assert refusal(error.value, two, info, EN, "Player 2") == (
         "you must follow hearts: Player 2 holds 7♥ and 2♥"
     )
     with pytest.raises(IllegalMoveError) as error:
         state.play(parse_card("AC"), 2)
-    assert refusal(error.value, info, EN, None) == "you do not hold A♣"
+    assert refusal(error.value, parse_card("AC"), info, EN, None) == "you do not hold A♣"
 
 
 def test_the_reason_for_not_trumping_under_obligation() -> None:
@@ -205,7 +208,7 @@ def test_the_reason_for_not_trumping_under_obligation() -> None:
     state.play(parse_card("AH"), 1)
     with pytest.raises(IllegalMoveError) as error:
         state.play(parse_card("2D"), 2)
-    assert refusal(error.value, state.information_state(2), EN, None) == (
+    assert refusal(error.value, parse_card("2D"), state.information_state(2), EN, None) == (
         "you must trump: you have no hearts and hold A♠ and 7♠"
     )
 
@@ -428,6 +431,12 @@ def test_bots_per_seat_and_unknown_bots() -> None:
         make_seats(STANDARD, [0], "nobody")
     with pytest.raises(SetupError, match="one bot or one per seat"):
         make_seats(STANDARD, [0], "random,random")
+    assert make_seats(STANDARD, [0], "heuristic+signals")[1] == "heuristic+signals"
+
+
+def test_bad_bot_options_are_refused_when_the_table_is_made(tmp_path: Path) -> None:
+    with pytest.raises(SetupError, match="heuristic takes no options|takes no options"):
+        make_table(tmp_path, always("1"), bots="heuristic:depth=3")
 
 
 def test_a_table_of_bots_can_be_watched(tmp_path: Path) -> None:
