@@ -138,3 +138,44 @@ def test_deal_prints_its_hands() -> None:
     text = str(Deal.from_cards(0, good_hands(), parse_card("2S")))
     assert text.splitlines()[0] == "dealer 0, trump card 2S"
     assert "seat 3: 2C 3C" in text
+
+
+def chi_square_bound(df: int) -> float:
+    """About four standard deviations above the chi-square distribution's mean."""
+    return df + 4 * (2 * df) ** 0.5
+
+
+@pytest.mark.parametrize("name", ["standard", "packets5", "brazil_dealer_first"])
+def test_shuffles_are_uniform(name: str) -> None:
+    """Each card lands in each seat, and each card is turned, about equally often: a check on
+    any faster shuffle (fixed seed, so it cannot flake)."""
+    rules = RULE_SETS[name]
+    rng = random.Random(f"uniform:{name}")
+    deals = 4000
+    seat_counts = [[0] * 4 for _ in range(40)]
+    trump_counts = [0] * 40
+    for _ in range(deals):
+        deal = deal_cards(rules, 0, rng)
+        for seat, hand in enumerate(deal.hands):
+            for card in mask_cards(hand):
+                seat_counts[card][seat] += 1
+        trump_counts[deal.trump_card] += 1
+    expected = deals / 4
+    chi2 = sum((n - expected) ** 2 / expected for row in seat_counts for n in row)
+    assert chi2 < chi_square_bound(40 * 3), chi2
+    expected = deals / 40
+    chi2 = sum((n - expected) ** 2 / expected for n in trump_counts)
+    assert chi2 < chi_square_bound(39), chi2
+
+
+def test_redealt_trumps_are_uniform_over_the_blank_cards() -> None:
+    rules = STANDARD.replace(redeal_point_trump=True)
+    rng = random.Random("uniform redeal")
+    counts = [0] * 40
+    for _ in range(2000):
+        counts[deal_cards(rules, 1, rng).trump_card] += 1
+    blanks = [c for c in range(40) if not card_points(c)]
+    assert all(counts[c] == 0 for c in range(40) if c not in blanks)
+    expected = 2000 / len(blanks)
+    chi2 = sum((counts[c] - expected) ** 2 / expected for c in blanks)
+    assert chi2 < chi_square_bound(len(blanks) - 1), chi2
