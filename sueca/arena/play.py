@@ -46,7 +46,8 @@ def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = N
         if on_play is not None:
             on_play(state, seat, card)
     for seat, bot in enumerate(bots):
-        bot.deal_over(state.information_state(seat), state.deal.hands)
+        if type(bot).deal_over is not Bot.deal_over:  # most bots do not listen: skip the work
+            bot.deal_over(state.information_state(seat), state.deal.hands)
     return state
 
 

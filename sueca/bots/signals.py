@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 
 from sueca.bots.base import Bot
-from sueca.cards import Card, card_points, card_rank, card_suit, mask_cards
+from sueca.cards import Card, CardMask, card_points, card_rank, card_suit, mask_cards
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -187,6 +187,9 @@ class SignalBot(Bot):
         if played != card:
             reason += "; echo to partner"
         return played, reason
+
+    def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
+        self.inner.deal_over(info, hands)
 
     def close(self) -> None:
         self.inner.close()
