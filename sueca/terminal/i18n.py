@@ -123,8 +123,8 @@ _EN: Final = {
     "plays_dummy_you": "You play {card} from the dummy",
     "takes_trick": "{seat} takes trick {number} ({points} points)",
     "takes_trick_you": "You take trick {number} ({points} points)",
-    "deal_result": "Deal {number}: card points Us {us} – Them {them}; game points +{g_us} / "
-                   "+{g_them}",
+    "deal_result": "Deal {number}: card points Us {us} – Them {them}; game points {g_us} / "
+                   "{g_them}",
     "deal_tie": "Deal {number}: 60–60, a tie: nobody scores",
     "deal_tie_carry": "Deal {number}: a tie: the next deal is worth {carry} more",
     "match_score": "Match: Us {us} – Them {them}",
@@ -212,7 +212,7 @@ _PT: Final = {
     "plays_dummy_you": "Jogas {card} do morto",
     "takes_trick": "{seat} faz a vaza {number} ({points} pontos)",
     "takes_trick_you": "Fazes a vaza {number} ({points} pontos)",
-    "deal_result": "Mão {number}: pontos Nós {us} – Eles {them}; jogos +{g_us} / +{g_them}",
+    "deal_result": "Mão {number}: pontos Nós {us} – Eles {them}; jogos {g_us} / {g_them}",
     "deal_tie": "Mão {number}: 60–60, empate: ninguém marca",
     "deal_tie_carry": "Mão {number}: empate: a próxima mão vale mais {carry}",
     "match_score": "Partida: Nós {us} – Eles {them}",
@@ -264,7 +264,6 @@ _PT_BR: Final = _PT | {
     "dealer": "dá as cartas",
     "your_hand": "Suas cartas",
     "points_taken": "Pontos feitos: Nós {us} – Eles {them}",
-    "deal_result": "Mão {number}: pontos Nós {us} – Eles {them}; tentos +{g_us} / +{g_them}",
     "match_won": "Ganhamos a partida, {us}–{them}!",
     "plays_you": "Você joga {card}",
     "last_trick_you": "Vaza para você ({points} pontos)",

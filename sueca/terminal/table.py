@@ -658,7 +658,7 @@ class Table:
         else:
             self.screen.say(lang.text(
                 "deal_result", number=number, us=result.points[us], them=result.points[them],
-                g_us=result.game_points[us], g_them=result.game_points[them],
+                g_us=f"{result.game_points[us]:+d}", g_them=f"{result.game_points[them]:+d}",
             ))
         score = self.match.score
         self.screen.say(lang.text("match_score", us=score[us], them=score[them]))

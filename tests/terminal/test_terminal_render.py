@@ -91,7 +91,7 @@ def test_plain_table_lists_the_face_up_hands(tmp_path: Path) -> None:
     assert "Your cards: " in text and "1:" in text
 
 
-@pytest.mark.parametrize("lang", ["pt", "pt-BR", "en"])
+@pytest.mark.parametrize("lang", ["pt"])
 def test_a_whole_match_on_the_rich_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           lang: str) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))

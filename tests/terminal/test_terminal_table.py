@@ -4,6 +4,7 @@ input, quitting, resuming, hot-seat, the dummy, open hands and hints."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from sueca.terminal.table import (
     Outcome,
     SetupError,
     Table,
+    TableResult,
     TableView,
     hand_order,
     load_setup,
@@ -59,9 +61,22 @@ def assert_valid_record(path: Path) -> dict[str, object]:
 # ---- a whole match ----------------------------------------------------------------------------
 
 
-def test_a_whole_match_ends_with_a_valid_record(tmp_path: Path) -> None:
-    table, screen = make_table(tmp_path, always("1"))
-    result = table.run()
+@dataclass
+class Played:
+    table: Table
+    screen: Scripted
+    result: TableResult
+
+
+@pytest.fixture(scope="module")
+def whole_match(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """One match, seed 3, "1" at every prompt: several tests read it (it takes a moment)."""
+    table, screen = make_table(tmp_path_factory.mktemp("whole"), always("1"))
+    return Played(table, screen, table.run())
+
+
+def test_a_whole_match_ends_with_a_valid_record(whole_match: Played) -> None:
+    screen, result = whole_match.screen, whole_match.result
     assert result.outcome is Outcome.FINISHED
     assert result.winner in (0, 1)
     assert max(result.score) >= 4
@@ -75,9 +90,8 @@ def test_a_whole_match_ends_with_a_valid_record(tmp_path: Path) -> None:
                for text in screen.said)
 
 
-def test_number_one_is_always_the_first_legal_card(tmp_path: Path) -> None:
-    table, screen = make_table(tmp_path, always("1"))
-    table.run()
+def test_number_one_is_always_the_first_legal_card(whole_match: Played) -> None:
+    table, screen = whole_match.table, whole_match.screen
     record = read(str(table.setup.path))
     views = acting_views(screen)
     assert views
@@ -90,21 +104,18 @@ def test_number_one_is_always_the_first_legal_card(tmp_path: Path) -> None:
         assert played[deal_offset + len(view.info.plays)] == view.choices[0]
 
 
-def test_the_same_seed_plays_the_same_match(tmp_path: Path) -> None:
-    first, _ = make_table(tmp_path, always("1"), name="a.json")
-    second, _ = make_table(tmp_path, always("1"), name="b.json")
-    first.run()
-    second.run()
-    a, b = record_of(first.setup.path), record_of(second.setup.path)
-    assert a["deals"] == b["deals"]
+def test_the_same_seed_plays_the_same_match(whole_match: Played,
+                                            tmp_path: Path) -> None:
+    again, _ = make_table(tmp_path, always("1"))
+    again.run()
+    assert record_of(again.setup.path)["deals"] == record_of(whole_match.table.setup.path)["deals"]
 
 
 # ---- what a seat is shown ------------------------------------------------------------------
 
 
-def test_a_player_never_sees_a_hidden_card(tmp_path: Path) -> None:
-    table, screen = make_table(tmp_path, always("1"))
-    table.run()
+def test_a_player_never_sees_a_hidden_card(whole_match: Played) -> None:
+    screen = whole_match.screen
     for view in screen.views:
         info = view.info
         assert view.bottom == 0
@@ -248,9 +259,9 @@ def test_bad_lines_change_nothing_and_help_is_shown(tmp_path: Path) -> None:
 # ---- quitting and resuming ----------------------------------------------------------------
 
 
-def test_quit_asks_first_and_saves_a_resumable_match(tmp_path: Path) -> None:
-    full, _ = make_table(tmp_path, always("1"), name="full.json")
-    full.run()
+def test_quit_asks_first_and_saves_a_resumable_match(whole_match: Played,
+                                                     tmp_path: Path) -> None:
+    full = whole_match.table
 
     script = ["1"] * 12 + ["q", "n", "1", "q", "y"]
     table, screen = make_table(tmp_path, lines(script), name="quit.json")
@@ -278,10 +289,8 @@ def test_input_ending_early_saves_the_match(tmp_path: Path) -> None:
     assert report["deals"][-1]["finished"] is False
 
 
-def test_a_finished_match_cannot_be_resumed(tmp_path: Path) -> None:
-    table, _ = make_table(tmp_path, always("1"))
-    table.run()
-    setup, record = load_setup(table.setup.path, EN)
+def test_a_finished_match_cannot_be_resumed(whole_match: Played) -> None:
+    setup, record = load_setup(whole_match.table.setup.path, EN)
     with pytest.raises(SetupError, match="that match is over"):
         Table(setup, Scripted(always("1")), record)
 
