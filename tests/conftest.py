@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, settings
 
 # Hypothesis: small by default (the machine is shared); `HYPOTHESIS_PROFILE=thorough` for more.
 settings.register_profile(
-    "default", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "fast", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
     "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
