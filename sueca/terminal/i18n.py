@@ -91,7 +91,6 @@ _EN: Final = {
     "to_play": "to play",
     "leads": "leads",
     "cards_left": "{count} cards",
-    "holds_trump": "trump card {card}",
     # the table
     "title": "Sueca",
     "deal_title": "Deal {number}",
@@ -114,7 +113,6 @@ _EN: Final = {
     "deal_short": "deal {number}",
     "total": "total",
     "hint": "Hint: {card} — {reason}",
-    "log": "Play",
     # events
     "deal_start": "Deal {number} · dealer: {dealer} · trump card {card} ({suit})",
     "plays": "{seat} plays {card}",
@@ -134,7 +132,6 @@ _EN: Final = {
     "gato": "A 4–0: a gato (the cat's face goes on the score sheet).",
     "chapeu": "A 4–1: a chapéu.",
     "record_saved": "Record saved: {path}",
-    "resume_hint": "To continue: sueca play --resume",
     "resume_file_hint": "To continue: sueca play --resume --save {path}",
     "resumed": "Resuming the match in {path}",
     # prompts
@@ -182,7 +179,6 @@ _PT: Final = {
     "to_play": "a jogar",
     "leads": "sai",
     "cards_left": "{count} cartas",
-    "holds_trump": "trunfo {card}",
     "title": "Sueca",
     "deal_title": "Mão {number}",
     "trick_title": "vaza {number} de {total}",
@@ -204,7 +200,6 @@ _PT: Final = {
     "deal_short": "mão {number}",
     "total": "total",
     "hint": "Sugestão: {card} — {reason}",
-    "log": "Jogadas",
     "deal_start": "Mão {number} · dá as cartas: {dealer} · trunfo {card} ({suit})",
     "plays": "{seat} joga {card}",
     "plays_you": "Jogas {card}",
@@ -222,7 +217,6 @@ _PT: Final = {
     "gato": "4–0: um gato (desenha-se a cara do gato na folha).",
     "chapeu": "4–1: um chapéu.",
     "record_saved": "Registo guardado: {path}",
-    "resume_hint": "Para continuar: sueca play --resume",
     "resume_file_hint": "Para continuar: sueca play --resume --save {path}",
     "resumed": "A continuar a partida em {path}",
     "prompt": "A tua carta (número ou carta, ? ajuda, q sair): ",
