@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from hypothesis import strategies as st
 
 from sueca.cards import Card, card_name, cards_mask, mask_cards, parse_card, parse_cards
 from sueca.deal import Deal, deal_cards
@@ -49,6 +51,30 @@ RULE_SETS: dict[str, Rules] = {
 }
 """Every option that changes the deal, the play or the information a seat gets, alone and in
 combination (scoring-only options are covered by test_scoring and test_match)."""
+
+
+any_rules = st.builds(
+    Rules.from_dict,
+    st.fixed_dictionaries(
+        {"variant": st.sampled_from(["standard", "brazil", "italiana", "pontos"])},
+        optional={
+            "direction": st.sampled_from(["counterclockwise", "clockwise"]),
+            "deal_packets": st.sampled_from([1, 5, 10]),
+            "trump_card": st.sampled_from(["dealer_last", "dealer_first"]),
+            "redeal_point_trump": st.booleans(),
+            "must_trump": st.booleans(),
+            "review_tricks": st.booleans(),
+            "open_hands": st.booleans(),
+            "dummy": st.one_of(st.none(), st.integers(0, 3)),
+            "sweep": st.sampled_from(["points", "bandeira", "points_wins_match"]),
+            "rolha": st.booleans(),
+            "tie_carry": st.booleans(),
+            "last_trick_bonus": st.integers(0, 20),
+            "maria_de_copas": st.integers(0, 20),
+        },
+    ),
+)
+"""Hypothesis: a rules object with any combination of options, from any preset."""
 
 
 # ---- an independent reference for the rules of play -------------------------------------
@@ -120,18 +146,6 @@ def random_state(rules: Rules, rng: random.Random, plays: int | None = None,
     for _ in range(plays):
         state.push(rng.choice(state.legal_moves()))
     return state
-
-
-def random_states(rules: Rules, seed: int, count: int) -> Iterator[State]:
-    rng = random.Random(seed)
-    for _ in range(count):
-        yield random_state(rules, rng)
-
-
-def hands_of(*texts: str) -> list[list[Card]]:
-    from sueca.cards import parse_cards
-
-    return [parse_cards(text) for text in texts]
 
 
 def find_plays(

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_support import RULE_SETS, sweep_state
+from core_support import RULE_SETS, any_rules, sweep_state
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sueca.deal import DealError, deal_cards
 from sueca.match import Match, MatchOverError
@@ -84,23 +86,31 @@ def play_random_match(rules: Rules, seed: int) -> tuple[Match, list[State]]:
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_random_matches_end_with_the_right_winner(name: str) -> None:
-    rules = RULE_SETS[name]
     for seed in range(3):
-        match, states = play_random_match(rules, seed)
-        winner = match.winner
-        assert winner is not None
-        last = match.results[-1]
-        if last.wins_match is None:
-            assert match.score[winner] >= rules.match_target
-            assert match.score[winner] > match.score[1 - winner]
-        totals = [sum(r.game_points[t] for r in match.results) for t in (0, 1)]
-        assert totals == match.score
-        assert all(s >= 0 for s in match.score)
-        # Before the last deal nobody had won.
-        before = [s - g for s, g in zip(match.score, last.game_points, strict=True)]
-        assert max(before) < rules.match_target or rules.scoring == "pontos"
-        dealers = [s.deal.dealer for s in states]
-        assert dealers == [(match.first_dealer + i) % 4 for i in range(len(states))]
-        report = check(GameRecord.from_states(rules, match.first_dealer, states))
-        assert report["valid"], report["error"]
-        assert report["match"] == {"score": match.score, "winner": winner}
+        check_random_match(RULE_SETS[name], seed)
+
+
+@given(rules=any_rules, seed=st.integers(0, 2**32))
+def test_matches_under_any_combination_of_options(rules: Rules, seed: int) -> None:
+    check_random_match(rules.replace(match_target=min(rules.match_target, 300)), seed)
+
+
+def check_random_match(rules: Rules, seed: int) -> None:
+    match, states = play_random_match(rules, seed)
+    winner = match.winner
+    assert winner is not None
+    last = match.results[-1]
+    if last.wins_match is None:
+        assert match.score[winner] >= rules.match_target
+        assert match.score[winner] > match.score[1 - winner]
+    totals = [sum(r.game_points[t] for r in match.results) for t in (0, 1)]
+    assert totals == match.score
+    assert all(s >= 0 for s in match.score)
+    # Before the last deal nobody had won.
+    before = [s - g for s, g in zip(match.score, last.game_points, strict=True)]
+    assert max(before) < rules.match_target or rules.scoring == "pontos"
+    dealers = [s.deal.dealer for s in states]
+    assert dealers == [(match.first_dealer + i) % 4 for i in range(len(states))]
+    report = check(GameRecord.from_states(rules, match.first_dealer, states))
+    assert report["valid"], report["error"]
+    assert report["match"] == {"score": match.score, "winner": winner}

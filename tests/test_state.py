@@ -9,6 +9,7 @@ import pytest
 from core_support import (
     RULE_SETS,
     SWEEP,
+    any_rules,
     hand_cards,
     random_state,
     ref_legal,
@@ -187,6 +188,11 @@ def test_thousands_of_fast_random_games() -> None:
         for _ in range(250 * SWEEP):
             state = random_state(rules, rng, plays=rules.deck_size)
             check_finished_game(state)
+
+
+@given(rules=any_rules, seed=st.integers(0, 2**32))
+def test_any_combination_of_options_obeys_the_rules(rules: Rules, seed: int) -> None:
+    play_checked_game(rules, random.Random(seed))
 
 
 # ---- illegal plays, exhaustively at hypothesis-chosen positions ---------------------------
