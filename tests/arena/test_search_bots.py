@@ -61,7 +61,11 @@ def test_ismcts_options() -> None:
     assert isinstance(timed, IsmctsBot) and timed.time_limit == 0.05
     info = State(STANDARD, deal_cards(STANDARD, 0, random.Random(4))).information_state(1)
     timed.choose(info)
-    assert timed.last_iterations > 1
+    assert timed.last_iterations >= 1
+    capped = make_bot("ismcts:time=30:iterations=7")  # with both, the count is a ceiling
+    assert isinstance(capped, IsmctsBot)
+    capped.choose(info)
+    assert capped.last_iterations == 7
     for spec, message in [("ismcts:iterations=0", "not a valid value"),
                           ("ismcts:iterations=x", "not a valid value"),
                           ("ismcts:depth=2", "no option 'depth'"),
