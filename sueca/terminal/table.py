@@ -687,7 +687,8 @@ class Table:
         self.screen.say(text)
         # Score-sheet lore (RULES.md section 5), for the traditional match to 4 games.
         if self.rules.scoring == "games" and self.rules.match_target == 4 and score[winner] >= 4:
+            final = f"{score[winner]}–{score[1 - winner]}"
             if score[1 - winner] == 0:
-                self.screen.say(lang.text("gato"))
+                self.screen.say(lang.text("gato", score=final))
             elif score[1 - winner] == 1:
-                self.screen.say(lang.text("chapeu"))
+                self.screen.say(lang.text("chapeu", score=final))

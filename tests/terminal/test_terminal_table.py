@@ -457,3 +457,15 @@ def test_a_table_of_bots_can_be_watched(tmp_path: Path) -> None:
         turned = 1 << view.info.trump_card if view.info.trump_card_held else 0
         cards += [c for s in range(4) for c in mask_cards(view.info.known[s] & ~turned)]
     assert cards == []
+
+
+@pytest.mark.parametrize(("score", "lore"), [((5, 0), "5–0: a gato"), ((4, 1), "4–1: a chapéu"),
+                                             ((4, 2), None)])
+def test_score_sheet_lore_at_the_end_of_a_match(tmp_path: Path, score: tuple[int, int],
+                                                lore: str | None) -> None:
+    table, screen = make_table(tmp_path, always("1"))
+    table.match.score = list(score)
+    table.match.winner = 0
+    table.announce_winner()
+    assert screen.said[0] == f"We win the match, {score[0]}–{score[1]}!"
+    assert (screen.said[1:] == []) if lore is None else screen.said[1].startswith(lore)
