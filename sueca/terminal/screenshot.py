@@ -24,7 +24,7 @@ SEED = 11
 WIDTH = 96
 
 
-def capture(width: int = WIDTH, answer: str = "4") -> Console:
+def capture(width: int = WIDTH) -> Console:
     """A recording console holding the one screen chosen (see the module docstring)."""
     lang = language("pt")
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=True)
@@ -41,7 +41,9 @@ def capture(width: int = WIDTH, answer: str = "4") -> Console:
         if (view.acting == 0 and view.deal_number == 2 and len(info.trick) >= 2
                 and info.trump_card_held and info.dealer != 0 and len(view.choices) >= 3
                 and info.trick_number >= 2):
-            console.print(lang.text("prompt") + answer, end="")
+            # The player takes the hint: its number among the cards that may be played.
+            answer = view.choices.index(view.hint[0]) + 1 if view.hint else 1
+            console.print(lang.text("prompt") + str(answer), end="")
             chosen.append(console)
 
     screen.show = show  # type: ignore[method-assign]
