@@ -47,6 +47,7 @@ MAX_MESSAGE = 1024
 # A socket that falls this far behind has its oldest unsent state messages dropped: each state
 # message is complete, so a slow client only misses intermediate frames.
 OUTBOX_LIMIT = 16
+RESTORE_FINISHED = 24 * 3600.0  # seconds a finished table stays open for a rematch
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class Room:
         self._bot_seed = bot_seed
         self._driver: asyncio.Task[None] | None = None
         self._ready_event = asyncio.Event()
-        self._timers: list[asyncio.TimerHandle] = []
+        self._timers: dict[int, asyncio.TimerHandle] = {}  # per seat: its grace period
         self.latencies: list[float] | None = None  # set to a list to record move latencies
         now = time.monotonic()
         for seat, config in enumerate(table.seats):
@@ -143,8 +144,10 @@ class Room:
         return config.kind == "bot" or (not self.present[seat] and self._stand_in(seat))
 
     def _arm_grace(self, seat: int) -> None:
+        if seat in self._timers:
+            self._timers[seat].cancel()
         loop = asyncio.get_running_loop()
-        self._timers.append(loop.call_later(self.timing.grace + 0.01, self._grace_over))
+        self._timers[seat] = loop.call_later(self.timing.grace + 0.01, self._grace_over)
 
     def _grace_over(self) -> None:
         self.broadcast()
@@ -165,6 +168,7 @@ class Room:
             if not self.present[seat]:
                 self.away_since[seat] = time.monotonic()
                 self.ready.discard(seat)
+                self._ready_event.set()  # one fewer player to wait for between deals
                 self._arm_grace(seat)
                 self.broadcast()
                 self.kick()
@@ -257,17 +261,21 @@ class Room:
 
     # ---- sending ---------------------------------------------------------------------------
 
-    def _state_message(self, seat: int | None, cache: dict[int | None, str]) -> str:
+    def _state_message(self, seat: int | None, cache: dict[int | str | None, Any]) -> str:
         if seat not in cache:
             presence = self.presence()
-            view = (views.public_view(self.table, presence, self.ready) if seat is None
-                    else views.seat_view(self.table, seat, presence, self.ready))
+            if "common" not in cache:
+                cache["common"] = views.table_part(self.table, presence, self.ready)
+            common = cache["common"]
+            view = (views.public_view(self.table, presence, self.ready, common) if seat is None
+                    else views.seat_view(self.table, seat, presence, self.ready, common))
             cache[seat] = json.dumps({"type": "state", "view": view}, separators=(",", ":"))
-        return cache[seat]
+        text: str = cache[seat]
+        return text
 
     def broadcast(self) -> None:
         """Send every connection the view of its seat (each view built once per change)."""
-        cache: dict[int | None, str] = {}
+        cache: dict[int | str | None, Any] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
 
@@ -311,7 +319,16 @@ class Room:
         to_play = state.to_play
         info = state.information_state(to_play)
         bot = self._bot(to_play)
-        card = await asyncio.get_running_loop().run_in_executor(self.executor, bot.choose, info)
+        try:
+            card = await asyncio.get_running_loop().run_in_executor(self.executor, bot.choose,
+                                                                    info)
+        except Exception:  # a broken bot must not stall the table: play its lowest card
+            log.exception("table %s: bot %r failed at seat %d", table.id, bot.name, to_play)
+            card = info.legal_moves()[0]
+        if card not in info.legal_moves():
+            log.error("table %s: bot %r chose an illegal card at seat %d", table.id, bot.name,
+                      to_play)
+            card = info.legal_moves()[0]
         if table.version != version or not self.bot_plays(seat):
             return True
         table.play(seat, card)
@@ -347,7 +364,7 @@ class Room:
         return self._bots[key]
 
     def close(self) -> None:
-        for timer in self._timers:
+        for timer in self._timers.values():
             timer.cancel()
         if self._driver is not None:
             self._driver.cancel()
@@ -366,8 +383,9 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
 
     def restore(self) -> None:
-        """Load every stored table and set its bots going (after a restart)."""
-        for stored in self.storage.open_tables():
+        """Load the stored tables and set their bots going (after a restart): every table in
+        play, and those whose match ended in the last day (for a rematch)."""
+        for stored in self.storage.open_tables(finished_since=time.time() - RESTORE_FINISHED):
             try:
                 table = Table.restore(stored, self.storage, self.rng)
             except Exception:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,7 +73,7 @@ class Storage(Protocol):
 
     def finish_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
 
-    def open_tables(self) -> list[StoredTable]: ...
+    def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]: ...
 
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]: ...
 
@@ -131,6 +132,26 @@ class SQLiteStorage:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
+        if str(path) != ":memory:":
+            # A checkpoint copies the log into the database and syncs it to disk, which can
+            # take tens of milliseconds: do it on another connection in another thread, so a
+            # card is never kept waiting behind one (WAL lets writers go on meanwhile).
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, args=(str(path),), daemon=True,
+                name="sueca-checkpoint")
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, path: str, every: float = 2.0) -> None:
+        db = sqlite3.connect(path, isolation_level=None)
+        try:
+            while not self._stop.wait(every):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     # ---- writes: each one its own transaction ----------------------------------------------
 
@@ -181,16 +202,21 @@ class SQLiteStorage:
 
     # ---- reads -----------------------------------------------------------------------------
 
-    def open_tables(self) -> list[StoredTable]:
-        """Every table with its latest match (finished or not): the server restores them all."""
+    def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
+        """The tables to restore after a restart, each with its latest match: every table
+        whose match is still being played, and those whose match finished at or after
+        ``finished_since`` (a rematch may yet be asked for there)."""
         out = []
-        rows = self._db.execute("SELECT id, created, settings FROM tables ORDER BY created")
-        for table_id, created, settings in rows.fetchall():
-            latest = self._db.execute(
-                "SELECT id FROM matches WHERE table_id = ? ORDER BY number DESC LIMIT 1",
-                (table_id,),
-            ).fetchone()
-            match = self.load_match(latest[0]) if latest else None
+        rows = self._db.execute(
+            "SELECT t.id, t.created, t.settings, m.id FROM tables t"
+            " LEFT JOIN matches m ON m.table_id = t.id AND m.number ="
+            " (SELECT MAX(number) FROM matches WHERE table_id = t.id)"
+            " WHERE m.id IS NULL OR m.finished IS NULL OR m.finished >= ?"
+            " ORDER BY t.created",
+            (finished_since,),
+        )
+        for table_id, created, settings, match_id in rows.fetchall():
+            match = self.load_match(match_id) if match_id is not None else None
             out.append(StoredTable(table_id, created, json.loads(settings), match))
         return out
 
@@ -238,4 +264,7 @@ class SQLiteStorage:
         )
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
         self._db.close()

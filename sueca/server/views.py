@@ -17,10 +17,11 @@ from sueca.infostate import InformationState
 from sueca.server.tables import Table
 
 SUITS = "SHDC"
+_NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [card_name(c) for c in cards]
+    return [_NAMES[c] for c in cards]
 
 
 def _mask(mask: CardMask) -> list[str]:
@@ -61,7 +62,7 @@ def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> d
     part: dict[str, Any] = {
         "deal": table.deal_index,
         "dealer": info.dealer,
-        "trump_card": card_name(info.trump_card),
+        "trump_card": _NAMES[info.trump_card],
         "trump": SUITS[info.trump],
         "trump_held": info.trump_card_held,
         "to_play": info.to_play if table.phase == "playing" else None,
@@ -98,7 +99,9 @@ def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> d
     return part
 
 
-def _table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
+def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
+    """The public facts about the table (no card in them): the same for every viewer, so a
+    broadcast builds it once and passes it to each view as ``common``."""
     rules = table.rules
     names = table.seat_names()
     return {
@@ -126,9 +129,10 @@ def _table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str,
     }
 
 
-def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> dict[str, Any]:
+def seat_view(table: Table, seat: int, presence: list[str], ready: set[int],
+              common: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything seat ``seat`` may see now."""
-    view = _table_part(table, presence, ready)
+    view = dict(common if common is not None else table_part(table, presence, ready))
     view["you"] = seat
     state = table.state
     if state is not None:
@@ -138,29 +142,34 @@ def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> 
         can_act = table.actor() == seat
         # A partner playing the dummy chooses from the dummy's hand.
         acting_for = state.to_play if can_act else None
-        legal = (state.information_state(acting_for).legal_moves()
-                 if acting_for is not None else ())
+        if acting_for is None:
+            legal: tuple[Card, ...] = ()
+        elif acting_for == seat:
+            legal = info.legal_moves()
+        else:
+            legal = state.information_state(acting_for).legal_moves()
         view["legal"] = _cards(legal)
         view["acting_for"] = acting_for
     return view
 
 
-def public_view(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
+def public_view(table: Table, presence: list[str], ready: set[int],
+                common: dict[str, Any] | None = None) -> dict[str, Any]:
     """What a spectator sees: only what every seat at the table knows."""
-    view = _table_part(table, presence, ready)
+    view = dict(common if common is not None else table_part(table, presence, ready))
     view["you"] = None
     state = table.state
     if state is not None:
         n = table.rules.players
         infos = [state.information_state(s) for s in range(n)]
-        common = []
+        everyone_knows = []
         for s in range(n):
             mask = -1
             for viewer in range(n):
                 if viewer != s:
                     mask &= infos[viewer].known[s]
-            common.append(mask)
-        view.update(_deal_part(table, infos[0], common))
+            everyone_knows.append(mask)
+        view.update(_deal_part(table, infos[0], everyone_knows))
         view["hand"] = []
         view["legal"] = []
         view["acting_for"] = None

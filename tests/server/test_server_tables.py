@@ -1,0 +1,134 @@
+"""The synchronous parts: storage, the authoritative table and its restore, the views."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from sueca.cards import card_name, mask_cards
+from sueca.record import check
+from sueca.server.storage import SQLiteStorage
+from sueca.server.tables import SeatConfig, Table, TableError, parse_rules, parse_seats
+from sueca.server.views import public_view, seat_view
+from sueca.state import IllegalMoveError
+
+
+def new_table(store: SQLiteStorage, seed: int = 1, rules: dict[str, object] | None = None,
+              table_id: str = "t1") -> Table:
+    seats = parse_seats([{"kind": "human", "name": n} for n in ("A", "B", "C", "D")], 4)
+    return Table.create(table_id, parse_rules(rules), seats, store, random.Random(seed))
+
+
+def play_cards(table: Table, count: int) -> None:
+    for _ in range(count):
+        assert table.state is not None
+        if table.phase == "deal_over":
+            table.deal_next()
+        if table.phase != "playing":
+            return
+        actor = table.actor()
+        assert actor is not None
+        table.play(actor, table.state.legal_moves()[0])
+
+
+def test_every_card_is_stored_and_a_table_restores_at_the_same_card(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    store = SQLiteStorage(db)
+    table = new_table(store)
+    play_cards(table, 57)  # into the second deal
+    assert table.state is not None
+    state = table.state
+    store.close()  # the process "dies": only the file remains
+
+    store = SQLiteStorage(db)
+    (stored,) = store.open_tables()
+    again = Table.restore(stored, store, random.Random(99))
+    assert again.state is not None
+    assert again.state.plays == state.plays and again.state.hands == state.hands
+    assert again.state.deal == state.deal and again.match.score == table.match.score
+    assert [s.token for s in again.seats] == [s.token for s in table.seats]
+    assert again.match_id == table.match_id and again.deal_index == table.deal_index
+    play_cards(again, 2000)
+    assert again.phase == "match_over"
+    stored_match = store.load_match(again.match_id)
+    assert stored_match is not None and stored_match.finished is not None
+    report = check(stored_match.record)
+    assert report["valid"] and report["match"]["winner"] == again.match.winner
+
+
+def test_finished_tables_are_not_restored_after_a_day(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    done = new_table(store, rules={"variant": "standard", "match_target": 1}, table_id="done")
+    play_cards(done, 2000)
+    new_table(store, table_id="live")
+    assert {t.id for t in store.open_tables()} == {"done", "live"}
+    assert {t.id for t in store.open_tables(finished_since=time.time() + 1)} == {"live"}
+    assert [m.table_id for m in store.finished_matches()] == ["done"]
+
+
+def test_the_table_refuses_out_of_turn_and_illegal_cards_and_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = new_table(store)
+    assert table.state is not None
+    actor = table.actor()
+    assert actor is not None
+    other = (actor + 1) % 4
+    with pytest.raises(TableError) as turn:
+        table.play(other, mask_cards(table.state.hands[other])[0])
+    assert turn.value.code == "not_your_turn"
+    with pytest.raises(IllegalMoveError):
+        table.play(actor, mask_cards(table.state.hands[other])[0])
+    stored = store.load_match(table.match_id)
+    assert stored is not None and stored.record.deals[0].plays == []
+    assert table.state.plays == []
+
+
+def test_lobby_input_is_validated() -> None:
+    with pytest.raises(TableError, match="unknown rules option"):
+        parse_rules({"variant": "standard", "nope": 1})
+    with pytest.raises(TableError, match="4 seats"):
+        parse_seats([{"kind": "bot"}], 4)
+    seats = parse_seats([{"kind": "human", "name": "  Ana   Maria " + "x" * 40}, {"kind": "bot"},
+                         {"kind": "bot", "level": "random"}, {"kind": "human"}], 4)
+    assert seats[0].name.startswith("Ana Maria") and len(seats[0].name) == 24
+    assert seats[0].token and seats[3].token and seats[0].token != seats[3].token
+    assert seats[1].token == "" and seats[2].level == "random"
+    assert SeatConfig("bot", "x").matches("") is False
+
+
+def test_views_hold_only_what_each_seat_may_know(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = new_table(store, seed=3)
+    play_cards(table, 6)
+    state = table.state
+    assert state is not None
+    presence = ["present"] * 4
+    dealer = state.deal.dealer
+    trump = card_name(state.deal.trump_card)
+    for seat in range(4):
+        view = seat_view(table, seat, presence, set())
+        assert view["hand"] == [card_name(c) for c in mask_cards(state.hands[seat])]
+        others = {card_name(c) for s in range(4) if s != seat for c in mask_cards(state.hands[s])}
+        shown = {c for hand in view["known"] for c in hand} | set(view["hand"])
+        assert shown & others <= {trump}
+        assert "points_taken" not in view and "past_tricks" not in view  # no review
+    spectator = public_view(table, presence, set())
+    assert spectator["hand"] == [] and spectator["legal"] == []
+    known = [set(k) for k in spectator["known"]]
+    held = state.trump_card_held()
+    assert known[dealer] == ({trump} if held else set())
+    assert all(not k for s, k in enumerate(known) if s != dealer)
+
+
+def test_review_tricks_tables_show_past_tricks(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = new_table(store, rules={"variant": "standard", "review_tricks": True})
+    play_cards(table, 9)
+    view = seat_view(table, 0, ["present"] * 4, set())
+    assert len(view["past_tricks"]) == 2 and sum(view["points_taken"]) == sum(
+        t["points"] for t in view["past_tricks"])
