@@ -62,8 +62,6 @@ function renderReplay() {
     }).join("");
     caption = `${t("trick_n", { n: step })}: ${t("won_trick", { name: escapeHtml(match.seats[trick.winner]), p: trick.points })}`;
   }
-  const before = [0, 1].map((team) => report.deals.slice(0, dealIndex)
-    .reduce((sum, d) => sum + d.game_points[team], 0));
   const done = step === tricks.length;
   const sheetRows = report.deals.map((d, i) => `<tr${i === dealIndex ? ' style="background:#fff6da"' : ""}>
     <td>${t("deal_n", { n: i + 1 })}</td><td>${d.points[0]} · <strong>${d.game_points[0] || ""}</strong></td>
@@ -96,7 +94,6 @@ function renderReplay() {
           <tbody>${sheetRows}</tbody>
           <tfoot><tr><td>${t("total")}</td><td>${report.match.score[0]}</td><td>${report.match.score[1]}</td></tr></tfoot>
         </table>
-        <p class="muted">${t("total")} (${t("deal_n", { n: dealIndex + 1 })}): ${before[0]} – ${before[1]}</p>
       </section></aside>
     </div>`;
   $("deal-select").addEventListener("change", (e) => { dealIndex = Number(e.target.value); step = 0; renderReplay(); });
