@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sueca.cards import (
+    CARDS_PER_SUIT,
+    DECK_SIZE,
     SUIT_BLOCK_CARDS,
     SUIT_NAMES,
     Card,
@@ -87,6 +89,7 @@ class _Tables:
 
     def __init__(self, rules: Rules, trump: int) -> None:
         size = rules.deck_size
+        n = rules.players
         self.suit = tuple(card_suit(c) for c in range(size))
         # Strength for comparing two cards of one suit: the face, so that of two identical cards
         # (double deck) neither beats the other and the first played keeps the trick.
@@ -98,37 +101,80 @@ class _Tables:
         self.suit_mask_of = tuple(suit_masks[card_suit(c)] for c in range(size))
         self.trump_mask = suit_masks[trump]
         self.points = rules.card_points
-        # beats[w][c]: card c, played to a trick that w is winning, takes the lead. Of two
-        # identical cards (double deck) neither beats the other: the first played keeps it.
-        self.beats = tuple(
+        # better[w][c]: the card holding the trick once c is played to a trick that w is winning.
+        # Chaining it over a trick's cards finds the winner with lookups only, no branches.
+        self.better = tuple(
             tuple(
-                (self.suit[c] == self.suit[w] and self.strength[c] > self.strength[w])
+                c
+                if (self.suit[c] == self.suit[w] and self.strength[c] > self.strength[w])
                 or (self.suit[c] == trump and self.suit[w] != trump)
+                else w
                 for c in range(size)
             )
             for w in range(size)
         )
         self.team = rules.teams
+        self.teams_count = rules.teams_count
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.prev_seat = tuple((s - 1) % n for s in range(n))
+        # What State.__init__ copies into its private slots, in slot order, in one unpacking.
+        self.hot = (
+            self.better,
+            rules.last_trick_bonus,
+            size,
+            n - 1,
+            rules.must_trump,
+            self.next_seat,
+            self.points,
+            self.prev_seat,
+            self.suit_mask_of,
+            self.trump_mask,
+        )
 
 
 def _tables(rules: Rules, trump: int) -> _Tables:
     return rules.derived(("play", trump), lambda: _Tables(rules, trump))
 
 
+# The suit of each card id (both decks).
+_SUIT_OF = tuple(card_suit(c) for c in range(2 * DECK_SIZE))
+# The single-bit mask of each card id (both decks): a tuple lookup is cheaper than ``1 << card``,
+# which allocates a new int on every call.
+_BIT = tuple(1 << c for c in range(2 * DECK_SIZE))
+# The card tables of the four suit blocks of a one-deck mask, for the inlined ``mask_cards``.
+_B0, _B1, _B2, _B3 = SUIT_BLOCK_CARDS
+# The cards of every nonempty one-suit mask of one deck: the legal cards when following suit
+# (or trumping under must_trump) in one dict lookup.
+_SUIT_CARDS: dict[CardMask, tuple[Card, ...]] = {
+    pattern << (CARDS_PER_SUIT * suit): SUIT_BLOCK_CARDS[suit][pattern]
+    for suit in range(4)
+    for pattern in range(1, 1 << CARDS_PER_SUIT)
+}
+
+
 class State:
-    """One deal in play. Mutable; ``copy()`` when you need a snapshot."""
+    """One deal in play. Mutable; ``copy()`` when you need a snapshot.
+
+    Only what cannot be recomputed cheaply is stored: the hands, the plays, whose turn it is, who
+    led, where the current trick starts, who won each trick and the points it took. The state
+    of the trick in progress (who is winning it, its points) is worked out when it completes,
+    so that ``push`` writes no undo record and ``pop`` restores everything from the plays.
+    """
 
     __slots__ = (
-        "_beats",
+        "_better",
+        "_bonus",
+        "_deck_size",
+        "_last_position",
+        "_led_mask",
         "_must_trump",
+        "_next_seat",
         "_points",
-        "_single_deck",
-        "_strength",
-        "_suit",
+        "_prev_seat",
         "_suit_mask_of",
         "_t",
+        "_trick_points",
         "_trump_mask",
-        "_undo",
         "deal",
         "hands",
         "leader",
@@ -137,42 +183,43 @@ class State:
         "rules",
         "seat_points",
         "to_play",
-        "trick_points",
         "trick_start",
         "trick_winners",
         "tricks_total",
         "trump",
-        "win_card",
-        "win_seat",
     )
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         self.rules = rules
         self.deal = deal
-        self.trump = deal.trump
+        self.trump = trump = _SUIT_OF[deal.trump_card]  # deal.trump, without two calls
         self.players = rules.players
         self.hands = list(deal.hands)
         self.plays: list[Card] = []
-        self.to_play = (deal.dealer + 1) % rules.players
-        self.leader = self.to_play
+        self.to_play = self.leader = (deal.dealer + 1) % rules.players
         self.trick_start = 0
-        self.win_card = -1
-        self.win_seat = -1
-        self.trick_points = 0
         self.seat_points = [0] * rules.players
         self.trick_winners: list[int] = []
+        self._trick_points: list[int] = []  # the points of each completed trick, for pop
+        # The suit mask of the card led to the trick in progress, 0 between tricks: the one
+        # fact about the trick that legal_moves and push need, kept so they need not look it up.
+        self._led_mask = 0
         self.tricks_total = rules.hand_size
-        self._t = t = _tables(rules, deal.trump)
-        # The tables again as slots: the hot path saves an attribute lookup on every card.
-        self._suit = t.suit
-        self._strength = t.strength
-        self._points = t.points
-        self._suit_mask_of = t.suit_mask_of
-        self._trump_mask = t.trump_mask
-        self._must_trump = rules.must_trump
-        self._single_deck = rules.decks == 1
-        self._beats = t.beats
-        self._undo: list[tuple[int, int, int, int, int, int]] = []
+        self._t = t = _tables(rules, trump)
+        # The tables again as slots (the hot path saves an attribute lookup on every card),
+        # unpacked in one statement because a State is made for every simulated deal.
+        (
+            self._better,
+            self._bonus,
+            self._deck_size,
+            self._last_position,
+            self._must_trump,
+            self._next_seat,
+            self._points,
+            self._prev_seat,
+            self._suit_mask_of,
+            self._trump_mask,
+        ) = t.hot
 
     # ---- moves ---------------------------------------------------------------------------
 
@@ -185,18 +232,20 @@ class State:
     def legal_moves(self) -> tuple[Card, ...]:
         """The cards the player to move may play, suit by suit, low to high."""
         hand = self.hands[self.to_play]
-        plays = self.plays
-        if len(plays) != self.trick_start:
-            led = plays[self.trick_start]
-            follow = hand & self._suit_mask_of[led]
+        led = self._led_mask
+        if led:
+            follow = hand & led
+            if not follow and self._must_trump:
+                follow = hand & self._trump_mask
             if follow:
-                if self._single_deck:  # one suit: a single table lookup
-                    suit = self._suit[led]
-                    return SUIT_BLOCK_CARDS[suit][follow >> (10 * suit)]
-                return mask_cards(follow)
-            if self._must_trump and hand & self._trump_mask:
-                return mask_cards(hand & self._trump_mask)
-        return mask_cards(hand)
+                try:  # cards of one suit: a single lookup
+                    return _SUIT_CARDS[follow]
+                except KeyError:  # both decks of a suit
+                    return mask_cards(follow)
+        if hand >> DECK_SIZE:  # cards of a second deck
+            return mask_cards(hand)
+        # mask_cards inlined: a call costs as much as these four lookups.
+        return _B0[hand & 1023] + _B1[hand >> 10 & 1023] + _B2[hand >> 20 & 1023] + _B3[hand >> 30]
 
     def is_legal(self, card: Card) -> bool:
         return bool(0 <= card < self.rules.deck_size and self.legal_mask() >> card & 1)
@@ -213,66 +262,93 @@ class State:
         """Play ``card`` for the seat to move; raise :class:`IllegalMoveError` if it may not.
 
         The legality test is written out here rather than calling :meth:`legal_mask`: this is
-        the innermost step of every simulation and search.
+        the innermost step of every simulation and search. Nothing is written before it passes.
         """
         seat = self.to_play
-        hand = self.hands[seat]
-        plays = self.plays
-        start = self.trick_start
-        if card < 0 or not hand >> card & 1:
+        hands = self.hands
+        hand = hands[seat]
+        try:
+            bit = _BIT[card]
+        except IndexError:  # far beyond any deck: refused below as not a card
+            bit = 0
+        # ``card < 0`` first: _BIT[-1] is a card's bit. A hand that is over holds nothing.
+        if card < 0 or not hand & bit:
             raise self._illegal(card, seat)
-        self._undo.append(
-            (seat, self.leader, start, self.win_card, self.win_seat, self.trick_points)
-        )
-        if len(plays) == start:
-            self.win_card = card
-            self.win_seat = seat
-            self.trick_points = self._points[card]
-        else:
-            led = self._suit_mask_of[plays[start]]
-            trumps = self._trump_mask
-            if not led >> card & 1 and (
-                hand & led or (self._must_trump and hand & trumps and not trumps >> card & 1)
-            ):
-                self._undo.pop()
-                raise self._illegal(card, seat)
-            if self._beats[self.win_card][card]:
-                self.win_card = card
-                self.win_seat = seat
-            self.trick_points += self._points[card]
-        self.hands[seat] = hand ^ (1 << card)
+        plays = self.plays
+        led = self._led_mask
+        if not led:  # leading: any card
+            hands[seat] = hand ^ bit
+            plays.append(card)
+            self._led_mask = self._suit_mask_of[card]
+            self.to_play = self._next_seat[seat]
+            return
+        # Following: the suit led, else (must_trump) a trump, else anything.
+        if not led & bit and (
+            hand & led
+            or (self._must_trump and hand & self._trump_mask and not self._trump_mask & bit)
+        ):
+            raise self._illegal(card, seat)
+        hands[seat] = hand ^ bit
         plays.append(card)
-        if len(plays) - start == self.players:
-            winner = self.win_seat
-            self.trick_winners.append(winner)
-            points = self.trick_points
-            if len(self.trick_winners) == self.tricks_total:
-                points += self.rules.last_trick_bonus
-            self.seat_points[winner] += points
-            self.trick_start = len(plays)
-            self.to_play = self.leader = winner
+        start = self.trick_start
+        position = len(plays) - 1 - start
+        if position != self._last_position:
+            self.to_play = self._next_seat[seat]
+            return
+        # The card completes the trick: find its winner and points, score it.
+        better = self._better
+        points = self._points
+        if position == 3:  # four players, unrolled: indexing beats a loop over a slice
+            c0 = plays[start]
+            c1 = plays[start + 1]
+            c2 = plays[start + 2]
+            win = better[better[better[c0][c1]][c2]][card]
+            total = points[c0] + points[c1] + points[c2] + points[card]
+            if win == card:
+                winner = seat
+            elif win == c2:
+                winner = self._prev_seat[seat]
+            elif win == c1:
+                winner = self._prev_seat[self._prev_seat[seat]]
+            else:
+                winner = self.leader
         else:
-            self.to_play = (seat + 1) % self.players
+            win = plays[start]
+            total = points[win]
+            for other in plays[start + 1:]:
+                win = better[win][other]
+                total += points[other]
+            winner = (self.leader + plays.index(win, start) - start) % self.players
+        self.trick_start = end = start + position + 1
+        if end == self._deck_size:  # the last trick
+            total += self._bonus
+        self.trick_winners.append(winner)
+        self._trick_points.append(total)
+        self.seat_points[winner] += total
+        self.to_play = self.leader = winner
+        self._led_mask = 0
 
     def pop(self) -> Card:
         """Take back the last card played and return it."""
-        if not self.plays:
+        plays = self.plays
+        if not plays:
             raise IndexError("pop from a deal with no card played")
-        seat, leader, trick_start, win_card, win_seat, trick_points = self._undo.pop()
-        card = self.plays.pop()
-        if self.trick_start > trick_start:  # that card had completed a trick
-            winner = self.trick_winners.pop()
-            points = self.trick_points
-            if len(self.trick_winners) == self.tricks_total - 1:
-                points += self.rules.last_trick_bonus
-            self.seat_points[winner] -= points
-        self.hands[seat] |= 1 << card
+        card = plays.pop()
+        start = self.trick_start
+        if len(plays) < start:  # that card had completed a trick: unscore it
+            winners = self.trick_winners
+            self.seat_points[winners.pop()] -= self._trick_points.pop()
+            self.trick_start = start = start - self.players
+            leader = winners[-1] if winners else (self.deal.dealer + 1) % self.players
+            self.leader = leader
+            seat = self._prev_seat[leader]  # the trick's last card is the leader's right hand's
+            self._led_mask = self._suit_mask_of[plays[start]]
+        else:
+            if len(plays) == start:  # that card was the lead
+                self._led_mask = 0
+            seat = self._prev_seat[self.to_play]
+        self.hands[seat] |= _BIT[card]
         self.to_play = seat
-        self.leader = leader
-        self.trick_start = trick_start
-        self.win_card = win_card
-        self.win_seat = win_seat
-        self.trick_points = trick_points
         return card
 
     def _illegal(self, card: Card, seat: int) -> IllegalMoveError:
@@ -298,6 +374,37 @@ class State:
             f"{format_cards(reversed(mask_cards(trumps)))}",
             REASON_TRUMP,
         )
+
+    # ---- the trick in progress -----------------------------------------------------------
+
+    @property
+    def win_card(self) -> Card:
+        """The card winning the trick in progress (-1 between tricks)."""
+        plays = self.plays
+        start = self.trick_start
+        if len(plays) == start:
+            return -1
+        better = self._better
+        win = plays[start]
+        for card in plays[start + 1:]:
+            win = better[win][card]
+        return win
+
+    @property
+    def win_seat(self) -> int:
+        """The seat winning the trick in progress (-1 between tricks)."""
+        win = self.win_card
+        if win < 0:
+            return -1
+        return (self.leader + self.plays.index(win, self.trick_start) - self.trick_start) % (
+            self.players
+        )
+
+    @property
+    def trick_points(self) -> int:
+        """The card points in the trick in progress (0 between tricks)."""
+        points = self._points
+        return sum(points[card] for card in self.plays[self.trick_start:])
 
     # ---- what the state shows ------------------------------------------------------------
 
@@ -333,9 +440,10 @@ class State:
 
     def team_points(self) -> list[int]:
         """Card points (bonuses included) each partnership has taken so far."""
-        totals = [0] * self.rules.teams_count
+        team = self._t.team
+        totals = [0] * self._t.teams_count
         for seat, points in enumerate(self.seat_points):
-            totals[self._t.team[seat]] += points
+            totals[team[seat]] += points
         return totals
 
     def team_tricks(self) -> list[int]:
