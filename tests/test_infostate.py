@@ -119,7 +119,7 @@ def check_sampled_state(info: InformationState, sampled: State) -> None:
 def test_information_states_leak_nothing_and_worlds_fit_them(name: str) -> None:
     rules = RULE_SETS[name]
     rng = random.Random(f"info:{name}")
-    for _ in range(12):
+    for _ in range(6):
         state = random_state(rules, rng)
         before = snapshot(state)
         for seat in range(rules.players):
