@@ -201,7 +201,7 @@ rule_names = st.sampled_from(sorted(RULE_SETS))
 
 
 @given(name=rule_names, seed=st.integers(0, 2**32), plays=st.integers(0, 40))
-def test_every_illegal_card_is_refused_with_its_reason(name: str, seed: int, plays: int) -> None:
+def test_every_card_is_taken_or_refused_with_its_reason(name: str, seed: int, plays: int) -> None:
     rules = RULE_SETS[name]
     state = random_state(rules, random.Random(seed), plays=plays)
     legal = set(state.legal_moves())
@@ -210,6 +210,14 @@ def test_every_illegal_card_is_refused_with_its_reason(name: str, seed: int, pla
             assert_refused(state, card, expected_reason(state, card))
     for card in (-1, -40, rules.deck_size, 1000):
         assert_refused(state, card, "hand_over" if state.is_finished() else "not_in_hand")
+    # And push takes every legal card (pop puts it back exactly).
+    before = snapshot(state)
+    for card in legal:
+        state.push(card)
+        assert state.plays[-1] == card and not state.hands[state.seat_of_play(len(state.plays)
+                                                                               - 1)] >> card & 1
+        assert state.pop() == card
+        assert snapshot(state) == before
 
 
 @given(name=rule_names, seed=st.integers(0, 2**32), plays=st.integers(0, 39))
