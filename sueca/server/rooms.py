@@ -261,21 +261,22 @@ class Room:
 
     # ---- sending ---------------------------------------------------------------------------
 
-    def _state_message(self, seat: int | None, cache: dict[int | str | None, Any]) -> str:
+    def _state_message(self, seat: int | None, cache: dict[int | str | None, str]) -> str:
+        """The state message for ``seat`` (None: a spectator). The table's public part is the
+        same for every viewer, so it is encoded once per change and spliced into each."""
         if seat not in cache:
-            presence = self.presence()
             if "common" not in cache:
-                cache["common"] = views.table_part(self.table, presence, self.ready)
-            common = cache["common"]
-            view = (views.public_view(self.table, presence, self.ready, common) if seat is None
-                    else views.seat_view(self.table, seat, presence, self.ready, common))
-            cache[seat] = json.dumps({"type": "state", "view": view}, separators=(",", ":"))
-        text: str = cache[seat]
-        return text
+                common = views.table_part(self.table, self.presence(), self.ready)
+                cache["common"] = json.dumps(common, separators=(",", ":"))[1:-1]
+            part = (views.public_part(self.table) if seat is None
+                    else views.seat_part(self.table, seat))
+            own = json.dumps(part, separators=(",", ":"))[1:-1]
+            cache[seat] = f'{{"type":"state","view":{{{cache["common"]},{own}}}}}'
+        return cache[seat]
 
     def broadcast(self) -> None:
         """Send every connection the view of its seat (each view built once per change)."""
-        cache: dict[int | str | None, Any] = {}
+        cache: dict[int | str | None, str] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
 

@@ -129,11 +129,9 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
     }
 
 
-def seat_view(table: Table, seat: int, presence: list[str], ready: set[int],
-              common: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything seat ``seat`` may see now."""
-    view = dict(common if common is not None else table_part(table, presence, ready))
-    view["you"] = seat
+def seat_part(table: Table, seat: int) -> dict[str, Any]:
+    """What only seat ``seat`` sees: the cards as its information state shows them."""
+    view: dict[str, Any] = {"you": seat}
     state = table.state
     if state is not None:
         info = state.information_state(seat)
@@ -153,11 +151,9 @@ def seat_view(table: Table, seat: int, presence: list[str], ready: set[int],
     return view
 
 
-def public_view(table: Table, presence: list[str], ready: set[int],
-                common: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What a spectator sees: only what every seat at the table knows."""
-    view = dict(common if common is not None else table_part(table, presence, ready))
-    view["you"] = None
+def public_part(table: Table) -> dict[str, Any]:
+    """What a spectator sees of the cards: only what every seat at the table knows."""
+    view: dict[str, Any] = {"you": None}
     state = table.state
     if state is not None:
         n = table.rules.players
@@ -174,3 +170,13 @@ def public_view(table: Table, presence: list[str], ready: set[int],
         view["legal"] = []
         view["acting_for"] = None
     return view
+
+
+def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> dict[str, Any]:
+    """Everything seat ``seat`` may see now: the table's public facts and its own part."""
+    return table_part(table, presence, ready) | seat_part(table, seat)
+
+
+def public_view(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
+    """Everything a spectator sees now."""
+    return table_part(table, presence, ready) | public_part(table)

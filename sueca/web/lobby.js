@@ -119,7 +119,8 @@ function renderTables() {
       · ${t("match_n", { n: table.match })}</strong>
       <a class="btn small" href="/t/${table.id}">${t("watch")}</a></header>
       <div class="seats-line">${seats}</div>
-      <div class="muted">${t("us")}/${t("them")}: ${table.score[0]} – ${table.score[1]} ${unit}</div></li>`;
+      <div class="muted">${t("team_a")} ${table.score[0]} – ${table.score[1]} ${t("team_b")}
+        (${unit})</div></li>`;
   }).join("");
   for (const button of list.querySelectorAll(".sit")) {
     button.addEventListener("click", async () => {
