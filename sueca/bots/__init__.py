@@ -22,6 +22,7 @@ from collections.abc import Callable
 from sueca.bots.base import Bot
 from sueca.bots.heuristic import HeuristicBot
 from sueca.bots.ismcts import IsmctsBot
+from sueca.bots.pimc import PimcBot
 from sueca.bots.random_bot import RandomBot
 
 BotFactory = Callable[[int | None], Bot]
@@ -30,6 +31,7 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "ismcts": IsmctsBot,
+    "pimc": PimcBot,
 }
 
 # The strongest bot available: what a table seats when the user does not choose.
@@ -75,6 +77,6 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 
 __all__ = [
-    "BOTS", "STRONGEST", "Bot", "HeuristicBot", "IsmctsBot", "RandomBot", "make_bot",
+    "BOTS", "STRONGEST", "Bot", "HeuristicBot", "IsmctsBot", "PimcBot", "RandomBot", "make_bot",
     "register_bot",
 ]

@@ -1,0 +1,763 @@
+/* The double-dummy search core of sueca.solver, in C.
+ *
+ * The same algorithm as sueca/solver/reference.py (read that first: it is the specification
+ * and the fallback), written for speed: a boolean null-window search "does team 0 take at least
+ * TARGET points from here?", driven MTD(f)-style by solve_value(); a transposition table at
+ * trick starts keyed by the hands with the zero-point cards of each suit renumbered (cards that
+ * are equivalent once the cards between them are gone); one card of each run of equivalent
+ * zero-point cards; move ordering; sure points from the top run of trumps.
+ *
+ * Cards are ints 0-39 (suit * 10 + rank, ranks low to high 2 3 4 5 6 Q J K 7 A), hands are
+ * 64-bit masks, seats 0-3 play in order, team[seat] is 0 or 1. Values are always the card
+ * points team 0 takes from the position on (the cards of the trick in progress included).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define NCARDS 40
+#define SUIT_BITS 0x3FFULL
+#define LOW_RANKS_MAX 5
+
+/* One transposition-table entry: bounds on team 0's points from a trick start. */
+typedef struct {
+    u64 k0, k1, k2;
+    int16_t lb, ub;
+    int8_t best;     /* the lead that last cut off, as a canonical card, or -1 */
+    uint8_t depth;   /* cards left in all hands: deeper entries are costlier to rebuild */
+    uint16_t gen;    /* the solve that wrote it: older entries are replaced first */
+} Entry;
+
+#define BUCKET 4
+
+typedef struct {
+    PyObject_HEAD
+    int points[NCARDS];
+    int team[4];
+    int must_trump;
+    int bonus;
+    int low_run[4];               /* per suit: ranks below this score 0 (at most 5) */
+    int suit_points[4][1024];     /* points of each 10-bit pattern of a suit */
+    Entry *tt;
+    size_t tt_mask;               /* bucket count - 1 */
+    uint16_t gen;
+    unsigned long long nodes;
+    unsigned long long node_limit; /* stop the call when nodes reaches it (0: no limit) */
+    int aborted;                  /* the call ran out of nodes: its answer means nothing */
+    /* per call */
+    int trump;
+    u64 trump_mask;
+} Solver;
+
+typedef struct {
+    u64 hand[4];
+    int leader;
+    int n;                        /* cards in the trick in progress */
+    int cards[4];
+    int win_seat, win_card, trick_pts;
+} Pos;
+
+static unsigned char compress_table[32][32]; /* [present][held]: held's bits packed down */
+static int select_table[32][5];              /* [present][k]: rank of the k-th present bit */
+
+static inline int suit_of(int c) { return c / 10; }
+static inline u64 suit_mask(int s) { return SUIT_BITS << (10 * s); }
+static inline int top_bit(u64 m) { return 63 - __builtin_clzll(m); }
+static inline int popcount(u64 m) { return __builtin_popcountll(m); }
+
+static inline int beats(const Solver *S, int c, int w) {
+    int sc = suit_of(c), sw = suit_of(w);
+    return (sc == sw && c > w) || (sc == S->trump && sw != S->trump);
+}
+
+static inline int owner(const Pos *P, int c) {
+    u64 bit = 1ULL << c;
+    for (int s = 0; s < 4; s++)
+        if (P->hand[s] & bit) return s;
+    return -1;
+}
+
+static inline int mask_points(const Solver *S, u64 m) {
+    return S->suit_points[0][m & SUIT_BITS] + S->suit_points[1][(m >> 10) & SUIT_BITS] +
+           S->suit_points[2][(m >> 20) & SUIT_BITS] + S->suit_points[3][(m >> 30) & SUIT_BITS];
+}
+
+static u64 legal_mask(const Solver *S, const Pos *P, int seat) {
+    u64 h = P->hand[seat];
+    if (P->n == 0) return h;
+    u64 follow = h & suit_mask(suit_of(P->cards[0]));
+    if (follow) return follow;
+    if (S->must_trump && (h & S->trump_mask)) return h & S->trump_mask;
+    return h;
+}
+
+/* Cards that would take the trick from the card now winning it. */
+static u64 beaters_of(const Solver *S, int w) {
+    int sw = suit_of(w);
+    u64 above = suit_mask(sw) & ~((2ULL << w) - 1);
+    if (sw == S->trump) return above;
+    return above | S->trump_mask;
+}
+
+/* ---- the transposition table ------------------------------------------------------------ */
+
+/* The hands with each suit's zero-point cards renumbered 0, 1, ... in order: positions that
+ * differ only in which small cards are already gone have the same value. */
+static void canonical(const Solver *S, const Pos *P, u64 all, u64 out[4]) {
+    for (int seat = 0; seat < 4; seat++) out[seat] = P->hand[seat];
+    for (int s = 0; s < 4; s++) {
+        int m = S->low_run[s];
+        if (m == 0) continue;
+        u64 low = (1ULL << m) - 1;
+        int present = (int)((all >> (10 * s)) & low);
+        for (int seat = 0; seat < 4; seat++) {
+            int held = (int)((P->hand[seat] >> (10 * s)) & low);
+            out[seat] = (out[seat] & ~(low << (10 * s))) |
+                        ((u64)compress_table[present][held] << (10 * s));
+        }
+    }
+}
+
+/* A canonical card back to a real one: the k-th lowest present zero-point card of its suit. */
+static int decanonical(const Solver *S, u64 all, int c) {
+    int s = suit_of(c), r = c % 10;
+    if (r >= S->low_run[s]) return c;
+    int present = (int)((all >> (10 * s)) & ((1ULL << S->low_run[s]) - 1));
+    if (r >= popcount((u64)present)) return -1;
+    return 10 * s + select_table[present][r];
+}
+
+static int canonical_card(const Solver *S, u64 all, int c) {
+    int s = suit_of(c), r = c % 10;
+    if (r >= S->low_run[s]) return c;
+    u64 below = (all >> (10 * s)) & ((1ULL << r) - 1);
+    return 10 * s + popcount(below);
+}
+
+static inline u64 mix(u64 k0, u64 k1, u64 k2) {
+    u64 h = k0 * 0x9E3779B97F4A7C15ULL;
+    h ^= (k1 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (k2 + 0x165667B19E3779F9ULL) * 0x27D4EB2F165667C5ULL;
+    return h ^ (h >> 29);
+}
+
+static void make_key(const Solver *S, const u64 c[4], int leader, u64 key[3]) {
+    key[0] = c[0] | ((c[3] & 0xFFFFFFULL) << 40);
+    key[1] = c[1] | ((c[3] >> 24) << 40);
+    key[2] = c[2] | ((u64)leader << 40) | ((u64)S->trump << 42);
+}
+
+static Entry *tt_find(Solver *S, const u64 key[3]) {
+    Entry *bucket = S->tt + (mix(key[0], key[1], key[2]) & S->tt_mask) * BUCKET;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = bucket + i;
+        if (e->depth && e->k0 == key[0] && e->k1 == key[1] && e->k2 == key[2]) return e;
+    }
+    return NULL;
+}
+
+static void tt_store(Solver *S, const u64 key[3], int lb, int ub, int best, int depth) {
+    Entry *bucket = S->tt + (mix(key[0], key[1], key[2]) & S->tt_mask) * BUCKET;
+    Entry *victim = NULL;
+    int victim_cost = 1 << 30;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = bucket + i;
+        if (e->depth && e->k0 == key[0] && e->k1 == key[1] && e->k2 == key[2]) {
+            if (lb > e->lb) e->lb = (int16_t)lb;
+            if (ub < e->ub) e->ub = (int16_t)ub;
+            if (best >= 0) e->best = (int8_t)best;
+            e->gen = S->gen;
+            return;
+        }
+        int cost = e->depth ? e->depth + (e->gen == S->gen ? 64 : 0) : -1;
+        if (cost < victim_cost) {
+            victim_cost = cost;
+            victim = e;
+        }
+    }
+    victim->k0 = key[0];
+    victim->k1 = key[1];
+    victim->k2 = key[2];
+    victim->lb = (int16_t)lb;
+    victim->ub = (int16_t)ub;
+    victim->best = (int8_t)best;
+    victim->depth = (uint8_t)depth;
+    victim->gen = S->gen;
+}
+
+/* ---- the search ------------------------------------------------------------------------- */
+
+static int trick_start(Solver *S, Pos *P, int target);
+
+/* The legal cards of the seat to move, one per run of equivalent zero-point cards, best first. */
+static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10]) {
+    u64 legal = legal_mask(S, P, seat);
+    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
+    u64 live = all;
+    for (int i = 0; i < P->n; i++) live |= 1ULL << P->cards[i];
+    u64 mine = P->hand[seat];
+    int count = 0, scores[10];
+    int my_team = S->team[seat];
+    u64 beaters = 0, led_mask = 0;
+    int partner_winning = 0, safe = 1, last = P->n == 3;
+    if (P->n) {
+        beaters = beaters_of(S, P->win_card);
+        led_mask = suit_mask(suit_of(P->cards[0]));
+        partner_winning = S->team[P->win_seat] == my_team;
+        /* Can a later opponent take the trick from the card now winning it? */
+        for (int k = P->n + 1; k < 4; k++) {
+            int o = (P->leader + k) & 3;
+            if (S->team[o] == my_team) continue;
+            u64 h = P->hand[o], can = h & led_mask;
+            if (!can) can = (S->must_trump && (h & S->trump_mask)) ? h & S->trump_mask : h;
+            if (can & beaters) safe = 0;
+        }
+    }
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        int s = suit_of(c), r = c % 10;
+        if (r < S->low_run[s]) {
+            u64 below = live & suit_mask(s) & ((1ULL << c) - 1);
+            if (below && (legal >> top_bit(below) & 1)) continue; /* equivalent to the one below */
+        }
+        int p = S->points[c], score;
+        if (c == hint) {
+            score = 1000;
+        } else if (P->n == 0) {
+            u64 higher_others = all & ~mine & suit_mask(s) & ~((2ULL << c) - 1);
+            int master = higher_others == 0;
+            if (master && s != S->trump) {
+                for (int k = 1; k < 4; k += 2) {
+                    u64 h = P->hand[(seat + k) & 3];
+                    if (!(h & suit_mask(s)) && (h & S->trump_mask)) master = 0;
+                }
+            }
+            score = master ? 200 + p : 100 - p - (s == S->trump ? 10 : 0) - r;
+        } else if (partner_winning) {
+            score = (last || safe) ? 100 + p : 50 - p - r;
+        } else if (beaters >> c & 1) {
+            score = last ? 200 + p : 150 - r - (s == S->trump ? 10 : 0);
+        } else {
+            score = 50 - 2 * p - (s == S->trump ? 10 : 0) - r;
+        }
+        int i = count++;
+        while (i > 0 && scores[i - 1] < score) {
+            scores[i] = scores[i - 1];
+            out[i] = out[i - 1];
+            i--;
+        }
+        scores[i] = score;
+        out[i] = c;
+    }
+    return count;
+}
+
+/* Does team 0 take at least `target` points from here (any point of a trick)? Fail-soft: the
+ * result g is a bound on the value, a lower bound when g >= target (yes), an upper bound when
+ * g < target (no); bounds beyond the target make the table and the next test sharper. */
+static int search(Solver *S, Pos *P, int target, int hint, int *best) {
+    if (++S->nodes >= S->node_limit && S->node_limit) S->aborted = 1;
+    if (S->aborted) return 0;
+    int seat = (P->leader + P->n) & 3;
+    int maximizing = S->team[seat] == 0;
+    int moves[10];
+    int count = ordered_moves(S, P, seat, hint, moves);
+    int bound = maximizing ? -1 : 1 << 30;
+    for (int i = 0; i < count; i++) {
+        int c = moves[i];
+        u64 bit = 1ULL << c;
+        int saved_seat = P->win_seat, saved_card = P->win_card, saved_pts = P->trick_pts;
+        P->hand[seat] ^= bit;
+        if (P->n == 0) {
+            P->win_seat = seat;
+            P->win_card = c;
+            P->trick_pts = S->points[c];
+        } else {
+            if (beats(S, c, P->win_card)) {
+                P->win_seat = seat;
+                P->win_card = c;
+            }
+            P->trick_pts += S->points[c];
+        }
+        P->cards[P->n++] = c;
+        int g;
+        if (P->n == 4) {
+            int winner = P->win_seat, leader = P->leader;
+            int pts = P->trick_pts;
+            if (!(P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3])) pts += S->bonus;
+            int won = S->team[winner] == 0 ? pts : 0;
+            int cards[4];
+            memcpy(cards, P->cards, sizeof cards); /* the next trick writes over them */
+            P->n = 0;
+            P->leader = winner;
+            g = won + trick_start(S, P, target - won);
+            P->leader = leader;
+            P->n = 4;
+            memcpy(P->cards, cards, sizeof cards);
+        } else {
+            g = search(S, P, target, -1, NULL);
+        }
+        P->n--;
+        P->hand[seat] ^= bit;
+        P->win_seat = saved_seat;
+        P->win_card = saved_card;
+        P->trick_pts = saved_pts;
+        if (S->aborted) return 0;
+        if (maximizing ? g > bound : g < bound) {
+            bound = g;
+            if (best) *best = c;
+            if ((g >= target) == maximizing) return g;
+        }
+    }
+    return bound;
+}
+
+/* Quick points: what the leader can cash at once, winning every trick himself. First his
+ * trumps above every other trump; then, per side suit, his cards above every other card of
+ * it, as many as each opponent who still holds a trump can follow (so none can ruff), and
+ * with must_trump only where the partner cannot be forced to ruff his own winner. */
+static int quick_points(const Solver *S, const Pos *P) {
+    int L = P->leader;
+    u64 mine = P->hand[L], partner = P->hand[(L + 2) & 3];
+    u64 opp1 = P->hand[(L + 1) & 3], opp3 = P->hand[(L + 3) & 3];
+    u64 others = opp1 | opp3 | partner;
+    u64 tm = S->trump_mask;
+    int total = 0;
+    u64 other_trumps = others & tm;
+    u64 cash = mine & tm;
+    if (other_trumps) cash &= ~((2ULL << top_bit(other_trumps)) - 1);
+    total += mask_points(S, cash);
+    int drawn = popcount(cash);
+    int t1 = popcount(opp1 & tm) - drawn, t3 = popcount(opp3 & tm) - drawn;
+    int partner_ruffs = S->must_trump && (partner & tm);
+    for (int s = 0; s < 4; s++) {
+        if (s == S->trump) continue;
+        u64 sm = suit_mask(s);
+        u64 mine_s = mine & sm;
+        if (!mine_s) continue;
+        u64 others_s = others & sm;
+        u64 masters = others_s ? mine_s & ~((2ULL << top_bit(others_s)) - 1) : mine_s;
+        int k = popcount(masters);
+        if (!k) continue;
+        if (t1 > 0 && popcount(opp1 & sm) < k) k = popcount(opp1 & sm);
+        if (t3 > 0 && popcount(opp3 & sm) < k) k = popcount(opp3 & sm);
+        if (partner_ruffs && popcount(partner & sm) < k) k = popcount(partner & sm);
+        for (; k > 0; k--) {
+            int c = top_bit(masters);
+            total += S->points[c];
+            masters ^= 1ULL << c;
+        }
+    }
+    return total;
+}
+
+/* The same question at the start of a trick, where the transposition table and bounds live.
+ * Here the value counts the remaining tricks only. */
+static int trick_start(Solver *S, Pos *P, int target) {
+    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
+    if (!all) return 0;
+    if (target <= 0) return 0;
+    int rem = mask_points(S, all) + S->bonus;
+    if (target > rem) return rem;
+    /* Sure points: the unbroken run of top trumps one team holds never loses a trick. */
+    int lb = 0, ub = rem;
+    u64 trumps = all & S->trump_mask;
+    if (trumps) {
+        int run_team = S->team[owner(P, top_bit(trumps))], sure = 0;
+        while (trumps) {
+            int c = top_bit(trumps);
+            if (S->team[owner(P, c)] != run_team) break;
+            sure += S->points[c];
+            trumps ^= 1ULL << c;
+        }
+        if (run_team == 0) lb = sure; else ub = rem - sure;
+        if (lb >= target) return lb;
+        if (ub < target) return ub;
+    }
+    {
+        int qt = quick_points(S, P);
+        if (S->team[P->leader] == 0) { if (qt > lb) lb = qt; }
+        else if (rem - qt < ub) ub = rem - qt;
+        if (lb >= target) return lb;
+        if (ub < target) return ub;
+    }
+    if (popcount(P->hand[P->leader]) == 1) { /* the last trick plays itself */
+        S->nodes++;
+        int win_seat = P->leader, win_card = top_bit(P->hand[P->leader]);
+        for (int k = 1; k < 4; k++) {
+            int seat = (P->leader + k) & 3, c = top_bit(P->hand[seat]);
+            if (beats(S, c, win_card)) {
+                win_seat = seat;
+                win_card = c;
+            }
+        }
+        return S->team[win_seat] == 0 ? rem : 0;
+    }
+    u64 canon[4], key[3];
+    canonical(S, P, all, canon);
+    make_key(S, canon, P->leader, key);
+    int hint = -1;
+    Entry *e = tt_find(S, key);
+    if (e) {
+        if (e->lb >= target) return e->lb;
+        if (e->ub < target) return e->ub;
+        if (e->lb > lb) lb = e->lb;
+        if (e->ub < ub) ub = e->ub;
+        if (e->best >= 0) hint = decanonical(S, all, e->best);
+    }
+    int best = -1;
+    int g = search(S, P, target, hint, &best);
+    if (S->aborted) return 0; /* nothing learnt: store nothing */
+    if (g >= target) { if (g > lb) lb = g; } else { if (g < ub) ub = g; }
+    tt_store(S, key, lb, ub, best >= 0 ? canonical_card(S, all, best) : -1, popcount(all));
+    return g;
+}
+
+static int ge(Solver *S, Pos *P, int target) {
+    if (P->n == 0) return trick_start(S, P, target);
+    return search(S, P, target, -1, NULL);
+}
+
+/* The exact value by null-window tests (MTD(f)): each test's fail-soft bound is the next
+ * target; where bounds creep (after two tests), bisect instead. */
+static int solve_value(Solver *S, Pos *P, int guess) {
+    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
+    if (!all) return 0; /* the deal is over */
+    int hi = mask_points(S, all) + P->trick_pts + S->bonus;
+    int lo = 0;
+    if (guess < 0) guess = (hi + 1) / 2;
+    for (int pass = 0; lo < hi; pass++) {
+        if (guess <= lo) guess = lo + 1;
+        if (guess > hi) guess = hi;
+        int g = ge(S, P, guess);
+        if (S->aborted) return -1;
+        if (g >= guess) { lo = g; guess = g + 1; } else { hi = g; guess = g; }
+        if (pass >= 2) guess = lo + (hi - lo + 1) / 2;
+    }
+    return lo;
+}
+
+/* ---- Python binding --------------------------------------------------------------------- */
+
+static int parse_position(Solver *S, PyObject *args, Pos *P, int *guess) {
+    PyObject *hands, *trick;
+    int trump, leader;
+    long long limit = 0;
+    *guess = -1;
+    if (!PyArg_ParseTuple(args, "OiiO|iL", &hands, &trump, &leader, &trick, guess, &limit))
+        return -1;
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "node_limit must be >= 0");
+        return -1;
+    }
+    S->aborted = 0;
+    S->node_limit = limit ? S->nodes + (unsigned long long)limit : 0;
+    if (trump < 0 || trump > 3 || leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump and leader must be 0-3");
+        return -1;
+    }
+    PyObject *hs = PySequence_Fast(hands, "hands must be a sequence of 4 masks");
+    if (!hs) return -1;
+    if (PySequence_Fast_GET_SIZE(hs) != 4) {
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "hands must hold 4 masks");
+        return -1;
+    }
+    memset(P, 0, sizeof *P);
+    u64 seen = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned long long h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hs, s));
+        if (PyErr_Occurred()) { Py_DECREF(hs); return -1; }
+        if ((h >> NCARDS) || (h & seen)) {
+            Py_DECREF(hs);
+            PyErr_SetString(PyExc_ValueError, "hands must be disjoint masks of cards 0-39");
+            return -1;
+        }
+        seen |= h;
+        P->hand[s] = h;
+    }
+    Py_DECREF(hs);
+    PyObject *ts = PySequence_Fast(trick, "trick must be a sequence of cards");
+    if (!ts) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(ts);
+    if (n > 3) {
+        Py_DECREF(ts);
+        PyErr_SetString(PyExc_ValueError, "a trick in progress holds at most 3 cards");
+        return -1;
+    }
+    S->trump = trump;
+    S->trump_mask = suit_mask(trump);
+    P->leader = leader;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(ts, i));
+        if (PyErr_Occurred()) { Py_DECREF(ts); return -1; }
+        if (c < 0 || c >= NCARDS || (seen >> c & 1)) {
+            Py_DECREF(ts);
+            PyErr_SetString(PyExc_ValueError, "trick cards must be cards 0-39 not in a hand");
+            return -1;
+        }
+        seen |= 1ULL << c;
+        int seat = (leader + (int)i) & 3;
+        if (i == 0 || beats(S, (int)c, P->win_card)) {
+            P->win_seat = seat;
+            P->win_card = (int)c;
+        }
+        P->trick_pts += S->points[c];
+        P->cards[P->n++] = (int)c;
+    }
+    Py_DECREF(ts);
+    int size = popcount(P->hand[(leader + P->n) & 3]);
+    for (int k = 0; k < 4; k++) {
+        int seat = (leader + k) & 3;
+        int want = k < P->n ? size - 1 : size;
+        if (popcount(P->hand[seat]) != want) {
+            PyErr_SetString(PyExc_ValueError, "hand sizes do not fit the trick in progress");
+            return -1;
+        }
+    }
+    if (size == 0 && P->n > 0) {
+        PyErr_SetString(PyExc_ValueError, "hand sizes do not fit the trick in progress");
+        return -1;
+    }
+    S->gen++;
+    return 0;
+}
+
+static PyObject *Solver_value(Solver *S, PyObject *args) {
+    Pos P;
+    int guess;
+    if (parse_position(S, args, &P, &guess) < 0) return NULL;
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = solve_value(S, &P, guess);
+    Py_END_ALLOW_THREADS
+    if (S->aborted) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_test(Solver *S, PyObject *args) {
+    Pos P;
+    int target;
+    if (parse_position(S, args, &P, &target) < 0) return NULL;
+    return PyBool_FromLong(ge(S, &P, target) >= target);
+}
+
+/* Every legal card with team 0's points after playing it (the trick on the table included). */
+static PyObject *Solver_move_values(Solver *S, PyObject *args) {
+    Pos P;
+    int guess;
+    if (parse_position(S, args, &P, &guess) < 0) return NULL;
+    int seat = (P.leader + P.n) & 3;
+    u64 legal = legal_mask(S, &P, seat);
+    u64 live = P.hand[0] | P.hand[1] | P.hand[2] | P.hand[3];
+    for (int i = 0; i < P.n; i++) live |= 1ULL << P.cards[i];
+    int values[NCARDS];
+    for (int i = 0; i < NCARDS; i++) values[i] = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m), s = suit_of(c);
+        if (c % 10 < S->low_run[s]) {
+            u64 below = live & suit_mask(s) & ((1ULL << c) - 1);
+            if (below && (legal >> top_bit(below) & 1)) {
+                values[c] = values[top_bit(below)]; /* equivalent: the same value */
+                continue;
+            }
+        }
+        Pos Q = P;
+        Q.hand[seat] ^= 1ULL << c;
+        if (Q.n == 0 || beats(S, c, Q.win_card)) {
+            Q.win_seat = seat;
+            Q.win_card = c;
+        }
+        Q.trick_pts += S->points[c];
+        Q.cards[Q.n++] = c;
+        int v;
+        if (Q.n == 4) {
+            int pts = Q.trick_pts;
+            if (!(Q.hand[0] | Q.hand[1] | Q.hand[2] | Q.hand[3])) pts += S->bonus;
+            int won = S->team[Q.win_seat] == 0 ? pts : 0;
+            Q.n = 0;
+            Q.leader = Q.win_seat;
+            Q.trick_pts = 0;
+            v = won + solve_value(S, &Q, guess < 0 ? -1 : (guess > won ? guess - won : 0));
+        } else {
+            v = solve_value(S, &Q, guess);
+        }
+        if (S->aborted) break;
+        values[c] = v;
+        guess = v;
+    }
+    Py_END_ALLOW_THREADS
+    if (S->aborted) Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        PyObject *item = Py_BuildValue("(ii)", c, values[c]);
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return out;
+}
+
+static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    memset(S->tt, 0, (S->tt_mask + 1) * BUCKET * sizeof(Entry));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_get_nodes(Solver *S, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(S->nodes);
+}
+
+static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"points", "teams", "must_trump", "last_trick_bonus", "table_bits",
+                             NULL};
+    PyObject *points, *teams;
+    int must_trump, bonus, bits = 18;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOpi|i", kwlist, &points, &teams, &must_trump,
+                                     &bonus, &bits))
+        return -1;
+    if (bits < 4 || bits > 26) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be 4-26");
+        return -1;
+    }
+    PyObject *ps = PySequence_Fast(points, "points must be a sequence of 40 ints");
+    if (!ps) return -1;
+    if (PySequence_Fast_GET_SIZE(ps) != NCARDS) {
+        Py_DECREF(ps);
+        PyErr_SetString(PyExc_ValueError, "points must hold 40 values");
+        return -1;
+    }
+    for (int c = 0; c < NCARDS; c++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(ps, c));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(ps); return -1; }
+        if (v < 0 || v > 500) {
+            Py_DECREF(ps);
+            PyErr_SetString(PyExc_ValueError, "card points must be 0-500");
+            return -1;
+        }
+        S->points[c] = (int)v;
+    }
+    Py_DECREF(ps);
+    PyObject *ts = PySequence_Fast(teams, "teams must be a sequence of 4 ints");
+    if (!ts) return -1;
+    if (PySequence_Fast_GET_SIZE(ts) != 4) {
+        Py_DECREF(ts);
+        PyErr_SetString(PyExc_ValueError, "teams must hold 4 seats");
+        return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(ts, s));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(ts); return -1; }
+        if (v != 0 && v != 1) {
+            Py_DECREF(ts);
+            PyErr_SetString(PyExc_ValueError, "teams must be 0 or 1");
+            return -1;
+        }
+        S->team[s] = (int)v;
+    }
+    Py_DECREF(ts);
+    if (bonus < 0 || bonus > 1000) {
+        PyErr_SetString(PyExc_ValueError, "last_trick_bonus must be 0-1000");
+        return -1;
+    }
+    S->must_trump = must_trump;
+    S->bonus = bonus;
+    for (int s = 0; s < 4; s++) {
+        int m = 0;
+        while (m < LOW_RANKS_MAX && S->points[10 * s + m] == 0) m++;
+        S->low_run[s] = m;
+        for (int pattern = 0; pattern < 1024; pattern++) {
+            int total = 0;
+            for (int r = 0; r < 10; r++)
+                if (pattern >> r & 1) total += S->points[10 * s + r];
+            S->suit_points[s][pattern] = total;
+        }
+    }
+    size_t buckets = (size_t)1 << bits;
+    PyMem_Free(S->tt);
+    S->tt = PyMem_Calloc(buckets * BUCKET, sizeof(Entry));
+    if (!S->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->tt_mask = buckets - 1;
+    S->gen = 0;
+    S->nodes = 0;
+    return 0;
+}
+
+static void Solver_dealloc(Solver *S) {
+    PyMem_Free(S->tt);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"value", (PyCFunction)Solver_value, METH_VARARGS,
+     "value(hands, trump, leader, trick, guess=-1, node_limit=0) -> team 0's points from "
+     "here, or None when the node limit ran out first"},
+    {"test", (PyCFunction)Solver_test, METH_VARARGS,
+     "test(hands, trump, leader, trick, target) -> whether team 0 takes >= target"},
+    {"move_values", (PyCFunction)Solver_move_values, METH_VARARGS,
+     "move_values(hands, trump, leader, trick, guess=-1, node_limit=0) -> "
+     "[(card, team 0's points)], or None when the node limit ran out first"},
+    {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "empty the transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Solver_getset[] = {
+    {"nodes", (getter)Solver_get_nodes, NULL, "search nodes visited so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "sueca.solver._dds.Solver",
+    .tp_basicsize = sizeof(Solver),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Double-dummy search core for one rules object (points, teams, options).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+    .tp_getset = Solver_getset,
+};
+
+static struct PyModuleDef dds_module = {
+    PyModuleDef_HEAD_INIT, "_dds", "Double-dummy search core (C) of sueca.solver.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dds(void) {
+    for (int present = 0; present < 32; present++) {
+        int k = 0;
+        for (int r = 0; r < 5; r++)
+            if (present >> r & 1) select_table[present][k++] = r;
+        for (int held = 0; held < 32; held++) {
+            int out = 0, j = 0;
+            for (int r = 0; r < 5; r++) {
+                if (!(present >> r & 1)) continue;
+                if (held >> r & 1) out |= 1 << j;
+                j++;
+            }
+            compress_table[present][held] = (unsigned char)out;
+        }
+    }
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&dds_module);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
