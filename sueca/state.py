@@ -122,7 +122,6 @@ class _Tables:
             self.better,
             rules.last_trick_bonus,
             size,
-            n - 1,
             rules.must_trump,
             self.next_seat,
             self.points,
@@ -165,7 +164,6 @@ class State:
         "_better",
         "_bonus",
         "_deck_size",
-        "_last_position",
         "_led_mask",
         "_must_trump",
         "_next_seat",
@@ -212,7 +210,6 @@ class State:
             self._better,
             self._bonus,
             self._deck_size,
-            self._last_position,
             self._must_trump,
             self._next_seat,
             self._points,
@@ -242,10 +239,13 @@ class State:
                     return _SUIT_CARDS[follow]
                 except KeyError:  # both decks of a suit
                     return mask_cards(follow)
-        if hand >> DECK_SIZE:  # cards of a second deck
-            return mask_cards(hand)
         # mask_cards inlined: a call costs as much as these four lookups.
-        return _B0[hand & 1023] + _B1[hand >> 10 & 1023] + _B2[hand >> 20 & 1023] + _B3[hand >> 30]
+        try:
+            return (
+                _B0[hand & 1023] + _B1[hand >> 10 & 1023] + _B2[hand >> 20 & 1023] + _B3[hand >> 30]
+            )
+        except IndexError:  # cards of a second deck (hand >> 30 is past the last block)
+            return mask_cards(hand)
 
     def is_legal(self, card: Card) -> bool:
         return bool(0 <= card < self.rules.deck_size and self.legal_mask() >> card & 1)
@@ -290,15 +290,19 @@ class State:
             raise self._illegal(card, seat)
         hands[seat] = hand ^ bit
         plays.append(card)
-        start = self.trick_start
-        position = len(plays) - 1 - start
-        if position != self._last_position:
-            self.to_play = self._next_seat[seat]
+        # The trick is complete when the turn would come back to its leader: a comparison is
+        # cheaper than counting the trick's cards.
+        leader = self.leader
+        next_seat = self._next_seat[seat]
+        if next_seat != leader:
+            self.to_play = next_seat
             return
         # The card completes the trick: find its winner and points, score it.
         better = self._better
         points = self._points
-        if position == 3:  # four players, unrolled: indexing beats a loop over a slice
+        start = self.trick_start
+        end = len(plays)
+        if end - start == 4:  # four players, unrolled: indexing beats a loop over a slice
             c0 = plays[start]
             c1 = plays[start + 1]
             c2 = plays[start + 2]
@@ -311,15 +315,15 @@ class State:
             elif win == c1:
                 winner = self._prev_seat[self._prev_seat[seat]]
             else:
-                winner = self.leader
+                winner = leader
         else:
             win = plays[start]
             total = points[win]
             for other in plays[start + 1:]:
                 win = better[win][other]
                 total += points[other]
-            winner = (self.leader + plays.index(win, start) - start) % self.players
-        self.trick_start = end = start + position + 1
+            winner = (leader + plays.index(win, start) - start) % self.players
+        self.trick_start = end
         if end == self._deck_size:  # the last trick
             total += self._bonus
         self.trick_winners.append(winner)
@@ -341,7 +345,7 @@ class State:
             self.trick_start = start = start - self.players
             leader = winners[-1] if winners else (self.deal.dealer + 1) % self.players
             self.leader = leader
-            seat = self._prev_seat[leader]  # the trick's last card is the leader's right hand's
+            seat = self._prev_seat[leader]  # the seat before the leader played it
             self._led_mask = self._suit_mask_of[plays[start]]
         else:
             if len(plays) == start:  # that card was the lead
