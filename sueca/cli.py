@@ -417,6 +417,55 @@ def serve(
     run_server(host, port, db, grace=grace)
 
 
+@app.command()
+def solve(
+    path: Annotated[Path, typer.Argument(help="A record (RECORD.md) whose last deal is "
+                                              "unfinished: the position to solve.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print {side_to_move, points, "
+                                                         "moves} as JSON.")] = False,
+) -> None:
+    """Solve a position double-dummy: every hand known, perfect play by both sides.
+
+    Prints the card points each team takes from the remaining tricks (the trick in progress
+    included) and the same for every legal card of the seat to move.
+    """
+    from sueca.solver import SolverError, backend_note, position_from_record
+    from sueca.solver import solve as solve_position
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(f"cannot read {path}: {error}") from None
+    try:
+        state = position_from_record(text)
+        solution = solve_position(state)
+    except SolverError as error:
+        raise fail(f"{path}: {error}") from None
+    note = backend_note()
+    if note:
+        err_console.print(note, markup=False)
+    if as_json:
+        sys.stdout.write(json.dumps(solution.to_json()) + "\n")
+        return
+    side = solution.side_to_move
+    points = solution.points
+    console.print(
+        f"Trick {state.trick_number + 1}, seat {state.to_play} (team {side}) to play, trump "
+        f"{SUIT_SYMBOLS[state.trump]}; trick so far: "
+        f"{' '.join(card_symbol(c) for c in state.trick) or '(none)'}"
+    )
+    console.print(f"Perfect play: team 0 takes {points[0]}, team 1 takes {points[1]} "
+                  f"of the {sum(points)} points left")
+    table = Table(title_justify="left")
+    for column in ("Card", "Team 0", "Team 1", ""):
+        table.add_column(column, justify="left" if column in ("Card", "") else "right")
+    ordered = sorted(solution.moves.items(), key=lambda item: (-item[1][side], item[0]))
+    for card, (a, b) in ordered:
+        loss = points[side] - (a, b)[side]
+        table.add_row(card_symbol(card), str(a), str(b), "best" if loss == 0 else f"−{loss}")
+    console.print(table)
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,74 @@
+"""The solver's values against a brute-force minimax, and the C core against the Python
+reference: the acceptance tests of the double-dummy solver.
+
+The quick versions run by default; the ``slow`` ones hold the full counts (1,000 positions
+against brute force, 3,000 C-against-Python), as CI runs them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from solver_support import brute_force, brute_force_moves, random_positions
+
+from sueca.solver import C_AVAILABLE, core_for, position_of, solve, value
+
+BACKENDS = ["c", "python"] if C_AVAILABLE else ["python"]
+
+
+def check_values_against_brute_force(seed: int, count: int, max_cards: int,
+                                     backend: str) -> None:
+    for state in random_positions(seed, count, max_cards):
+        expected = brute_force(state)
+        got = value(state, backend)
+        assert got[0] == expected, (state.deal, state.plays, got, expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_values_equal_brute_force_quick(backend: str) -> None:
+    check_values_against_brute_force(seed=11, count=60, max_cards=4, backend=backend)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_values_equal_brute_force_on_1000_positions(backend: str) -> None:
+    check_values_against_brute_force(seed=12, count=1000, max_cards=5, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_move_value_equals_brute_force(backend: str) -> None:
+    for state in random_positions(seed=13, count=40, max_cards=4):
+        expected = brute_force_moves(state)
+        solution = solve(state, backend)
+        assert {card: v[0] for card, v in solution.moves.items()} == expected
+
+
+def check_c_against_python(seed: int, count: int, max_cards: int) -> None:
+    for state in random_positions(seed, count, max_cards):
+        c_core = core_for(state.rules, "c")
+        py_core = core_for(state.rules, "python")
+        position = position_of(state)
+        assert c_core.value(*position) == py_core.value(*position), (state.deal, state.plays)
+        assert c_core.move_values(*position) == py_core.move_values(*position)
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+def test_c_core_equals_python_reference_quick() -> None:
+    check_c_against_python(seed=21, count=150, max_cards=5)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+def test_c_core_equals_python_reference_on_3000_positions() -> None:
+    check_c_against_python(seed=22, count=3000, max_cards=6)
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+def test_tests_agree_with_values_at_every_target() -> None:
+    """The null-window test itself (the search's one question) at targets around the value."""
+    for state in random_positions(seed=23, count=40, max_cards=4):
+        exact = brute_force(state)
+        position = position_of(state)
+        for backend in ("c", "python"):
+            core = core_for(state.rules, backend)
+            for target in range(exact - 3, exact + 4):
+                assert core.test(*position, target) == (exact >= target)
