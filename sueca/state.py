@@ -71,8 +71,8 @@ class Trick:
 
 def legal_mask_for(rules: Rules, hand: CardMask, led: Card | None, trump: int) -> CardMask:
     """The rule of play: the cards of ``hand`` that may go to a trick led by ``led`` (``None``
-    when leading). :meth:`State.push` and :meth:`State.legal_moves` inline the same test for
-    speed; the invariant tests hold all three to agreement."""
+    when leading). :meth:`State.push`, :meth:`State.legal_moves` and :meth:`State.legal_mask`
+    inline the same test for speed; the tests hold them all to agreement."""
     if led is None:
         return hand
     t = _tables(rules, trump)
@@ -222,9 +222,15 @@ class State:
 
     def legal_mask(self) -> CardMask:
         """The cards the player to move may play, as a mask (0 when the hand is over)."""
-        plays = self.plays
-        led = plays[self.trick_start] if len(plays) > self.trick_start else None
-        return legal_mask_for(self.rules, self.hands[self.to_play], led, self.trump)
+        hand = self.hands[self.to_play]
+        led = self._led_mask
+        if led:
+            follow = hand & led
+            if follow:
+                return follow
+            if self._must_trump and hand & self._trump_mask:
+                return hand & self._trump_mask
+        return hand
 
     def legal_moves(self) -> tuple[Card, ...]:
         """The cards the player to move may play, suit by suit, low to high."""
