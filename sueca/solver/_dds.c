@@ -363,6 +363,23 @@ static int trick_start(Solver *S, Pos *P, int target) {
     if (target <= 0) return 0;
     int rem = mask_points(S, all) + S->bonus;
     if (target > rem) return rem;
+    if (popcount(P->hand[P->leader]) == 1) { /* the last trick plays itself */
+        S->nodes++;
+        int win_seat = P->leader, win_card = top_bit(P->hand[P->leader]);
+        for (int k = 1; k < 4; k++) {
+            int seat = (P->leader + k) & 3, c = top_bit(P->hand[seat]);
+            if (beats(S, c, win_card)) {
+                win_seat = seat;
+                win_card = c;
+            }
+        }
+        return S->team[win_seat] == 0 ? rem : 0;
+    }
+    /* The table's bucket is fetched from memory while the bounds below are computed. */
+    u64 canon[4], key[3];
+    canonical(S, P, all, canon);
+    make_key(S, canon, P->leader, key);
+    __builtin_prefetch(S->tt + (mix(key[0], key[1], key[2]) & S->tt_mask) * BUCKET);
     /* Sure points: the unbroken run of top trumps one team holds never loses a trick. */
     int lb = 0, ub = rem;
     u64 trumps = all & S->trump_mask;
@@ -385,21 +402,6 @@ static int trick_start(Solver *S, Pos *P, int target) {
         if (lb >= target) return lb;
         if (ub < target) return ub;
     }
-    if (popcount(P->hand[P->leader]) == 1) { /* the last trick plays itself */
-        S->nodes++;
-        int win_seat = P->leader, win_card = top_bit(P->hand[P->leader]);
-        for (int k = 1; k < 4; k++) {
-            int seat = (P->leader + k) & 3, c = top_bit(P->hand[seat]);
-            if (beats(S, c, win_card)) {
-                win_seat = seat;
-                win_card = c;
-            }
-        }
-        return S->team[win_seat] == 0 ? rem : 0;
-    }
-    u64 canon[4], key[3];
-    canonical(S, P, all, canon);
-    make_key(S, canon, P->leader, key);
     int hint = -1;
     Entry *e = tt_find(S, key);
     if (e) {
