@@ -24,6 +24,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import socket
 import statistics
@@ -48,12 +49,45 @@ def timed(self, conn, raw):
     if (b'"play"' if isinstance(raw, bytes) else '"play"') in raw:
         handled.append(time.perf_counter() - start)
 rooms.Room.handle = timed
+# The event loop's lag: how late a 10 ms timer fires, i.e. how long a message that has arrived
+# may wait before the loop gets to it.
+lags = []
+async def watch_lag():
+    import asyncio
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - start - 0.01)
+# How long the cyclic garbage collector stops the world, per generation-2 pass.
+import gc
+gc_pauses = []
+gc_started = [0.0]
+def on_gc(phase, info):
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        gc_started[0] = time.perf_counter()
+    else:
+        gc_pauses.append(time.perf_counter() - gc_started[0])
+gc.callbacks.append(on_gc)
 def dump(signum, frame):
     with open(sys.argv[3], "w") as out:
-        json.dump(handled, out)
+        json.dump({"handled": handled, "lag": lags, "gc": gc_pauses}, out)
     handled.clear()
+    lags.clear()
+    gc_pauses.clear()
 signal.signal(signal.SIGUSR1, dump)
 app = create_app(sys.argv[1], timing=Timing(grace=3600, bot_delay=0.0, trick_pause=0.0))
+original_lifespan = app.router.lifespan_context
+import contextlib
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    import asyncio
+    async with original_lifespan(app):
+        task = asyncio.get_running_loop().create_task(watch_lag())
+        yield
+        task.cancel()
+app.router.lifespan_context = lifespan
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
             ws_max_size=65536)
 """
@@ -151,7 +185,10 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
 
 def client_process(url: str, tables: list[tuple[int, str, list[str]]], think: float,
                    start_at: float, seconds: float, warmup: float,
-                   out: Any) -> None:
+                   out: Any, nice: int = 0) -> None:
+    if nice:
+        os.nice(nice)
+
     async def main() -> tuple[list[float], list[int]]:
         latencies: list[float] = []
         per_table = []
@@ -169,7 +206,9 @@ def client_process(url: str, tables: list[tuple[int, str, list[str]]], think: fl
         await asyncio.gather(*tasks)
         return latencies, [c[0] for c in per_table]
 
-    out.put(asyncio.run(main()))
+    latencies, counts = asyncio.run(main())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out.put((latencies, counts, usage.ru_utime + usage.ru_stime))
 
 
 def percentiles(values: list[float]) -> list[float]:
@@ -179,7 +218,7 @@ def percentiles(values: list[float]) -> list[float]:
 
 
 def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float,
-        nice: int = 0) -> dict[str, Any]:
+        nice: int = 0, client_nice: int = 0) -> dict[str, Any]:
     import httpx
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -199,7 +238,8 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
             start_at = time.time() + 1.0 + n_tables * 0.004
             shares = [tables[i::clients] for i in range(clients)]
             procs = [multiprocessing.Process(target=client_process, args=(
-                f"ws://127.0.0.1:{port}", share, think, start_at, seconds, warmup, queue))
+                f"ws://127.0.0.1:{port}", share, think, start_at, seconds, warmup, queue,
+                client_nice))
                 for share in shares]
             for proc in procs:
                 proc.start()
@@ -210,18 +250,22 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
             cpu_after, wall_after = cpu_seconds(server.pid), time.monotonic()
             os.kill(server.pid, signal.SIGUSR1)
             time.sleep(0.5)
-            handled = sorted(json.loads(Path(stats).read_text()))
+            server_stats = json.loads(Path(stats).read_text())
+            handled = sorted(server_stats["handled"])
+            lag = sorted(server_stats["lag"])
+            gc_pauses = sorted(server_stats["gc"])
             for proc in procs:
                 proc.join()
         finally:
             server.kill()
             server.wait()
-    latencies = sorted(x for lat, _ in results for x in lat)
-    per_table = [n for _, counts in results for n in counts]
+    latencies = sorted(x for lat, _, _ in results for x in lat)
+    per_table = [n for _, counts, _ in results for n in counts]
     measured = seconds - warmup
     expected = measured / think  # a table's cards per second at the bots' pace, roughly
     q = percentiles(latencies)
     h = percentiles(handled)
+    g = percentiles(lag)
     return {
         "tables": n_tables,
         "moves": len(latencies),
@@ -231,6 +275,11 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
         "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
         "server_p50_ms": round(h[49] * 1000, 3),
         "server_p99_ms": round(h[98] * 1000, 3),
+        "loop_lag_p50_ms": round(g[49] * 1000, 2),
+        "loop_lag_p99_ms": round(g[98] * 1000, 2),
+        "gc2_passes": len(gc_pauses),
+        "gc2_max_ms": round(gc_pauses[-1] * 1000, 1) if gc_pauses else 0.0,
+        "client_cpu": round(sum(cpu for _, _, cpu in results) / seconds, 2),
         "slowest_table_moves": min(per_table) if per_table else 0,
         "expected_moves_per_table": round(expected, 1),
         "server_cpu": round((cpu_after - cpu_before) / (wall_after - wall_before), 2),
@@ -251,12 +300,15 @@ def main() -> None:
     parser.add_argument("--server-nice", type=int, default=0,
                         help="niceness of the server process (negative: ahead of other "
                              "work on a shared machine; needs root)")
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="niceness of the bot client processes")
     args = parser.parse_args()
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, think "
           f"{args.think}s, {args.seconds}s per run ({args.warmup}s warm-up), {args.clients} "
-          f"client processes, server nice {args.server_nice}")
+          f"client processes, server nice {args.server_nice}, clients nice {args.client_nice}")
     for n in (int(x) for x in args.tables.split(",")):
-        result = run(n, args.seconds, args.think, args.clients, args.warmup, args.server_nice)
+        result = run(n, args.seconds, args.think, args.clients, args.warmup, args.server_nice,
+                     args.client_nice)
         # A table is keeping up when it plays at least half the cards its bots' pace allows.
         kept_up = result["slowest_table_moves"] >= 0.5 * result["expected_moves_per_table"]
         result["sustained"] = bool(kept_up and result["p99_ms"] <= 100)

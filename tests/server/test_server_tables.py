@@ -132,3 +132,13 @@ def test_review_tricks_tables_show_past_tricks(tmp_path: Path) -> None:
     view = seat_view(table, 0, ["present"] * 4, set())
     assert len(view["past_tricks"]) == 2 and sum(view["points_taken"]) == sum(
         t["points"] for t in view["past_tricks"])
+
+
+def test_serve_is_a_command_and_refuses_a_negative_grace() -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+
+    runner = CliRunner()
+    assert "browser" in runner.invoke(app, ["serve", "--help"]).output
+    assert runner.invoke(app, ["serve", "--grace", "-1"]).exit_code == 2
