@@ -146,6 +146,34 @@ def push_pop_rate(states: list[State], rounds: int) -> tuple[float, int]:
     return time.process_time() - start, pairs
 
 
+def operation_costs(rules: Rules, states: list[State], seed: int) -> dict[str, float]:
+    """Microseconds per call of each step of a deal (best of 5 passes: the least disturbed)."""
+    rng = random.Random(seed)
+    deals = [deal_cards(rules, n % rules.players, rng) for n in range(len(states))]
+    finished = []
+    for deal in deals:
+        state = State(rules, deal)
+        while not state.is_finished():
+            state.push(state.legal_moves()[0])
+        finished.append(state)
+
+    def best(step: Callable[[], object], calls: int) -> float:
+        times = []
+        for _ in range(5):
+            start = time.process_time()
+            step()
+            times.append(time.process_time() - start)
+        return min(times) / calls * 1e6
+
+    n = len(states)
+    return {
+        "deal_cards": best(lambda: [deal_cards(rules, 0, rng) for _ in range(n)], n),
+        "State()": best(lambda: [State(rules, deal) for deal in deals], n),
+        "legal_moves": best(lambda: [state.legal_moves() for state in states], n),
+        "team_points": best(lambda: [state.team_points() for state in finished], n),
+    }
+
+
 # ---- running -------------------------------------------------------------------------------
 
 
@@ -209,6 +237,8 @@ def main(argv: list[str] | None = None) -> None:
               f"(median of per-run ratios)")
     print(f"  push+pop                 {statistics.median(push_pop):9,.0f} pairs/s "
           f"({1e6 / statistics.median(push_pop):.3f} us per pair)")
+    costs = operation_costs(rules, states, args.seed)
+    print("  per call (us, best of 5): " + ", ".join(f"{k} {v:.2f}" for k, v in costs.items()))
 
 
 if __name__ == "__main__":
