@@ -160,11 +160,12 @@ class _Shuffle:
 
     ``random.shuffle`` is a Python loop of 39 ``randrange`` calls (about 5.5 µs for 40 cards,
     half of a deal's cost before this). Here one ``getrandbits`` call draws a 64-bit key per
-    card, already laid out as a big-endian float in [1, 2): ``3F F0`` (sign, exponent, four zero
-    mantissa bits), 40
-    random mantissa bits, and in the lowest byte a label, 0 to size - 1. ``struct`` unpacks the
-    keys, ``sorted`` orders them (floats compare fast), ``struct`` packs them back, and the label
-    bytes in sorted order are a uniformly random permutation.
+    card, masked into a big-endian float in [1, 2): ``3F F0`` (sign, exponent and four zero
+    mantissa bits), 40 random mantissa bits, and in the lowest byte a label, 0 to size - 1.
+    ``struct`` unpacks the keys, ``sorted`` orders them (floats compare fast), ``struct`` packs
+    them back, and the label bytes in sorted order are a uniformly random permutation of the
+    labels, all in C. The label at sorted index ``i`` is read as the deck position of card
+    ``size - 1 - i`` (highest card first, so that ``int(…, 2)`` reads masks off it directly).
 
     Bias: two keys with equal random bits keep label order instead of a fair coin. That needs a
     collision among 40 draws of 40 bits, probability at most C(40, 2) / 2**40 < 1e-9 per deal
