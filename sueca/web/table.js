@@ -20,6 +20,7 @@ let shownLastTrick = null; // key of the completed trick on the cloth
 let gatherTimer = null;
 let gathered = true;
 let summaryKey = null;
+let dismissedKey = null;
 let focusCard = null;
 
 const $ = (id) => document.getElementById(id);
@@ -238,15 +239,13 @@ function renderHand() {
 }
 
 function renderStatus() {
+  // A live region: change its text only when the news changes, so it is announced once.
   const status = $("status");
-  status.classList.remove("mine");
-  if (view.phase !== "playing") { status.textContent = ""; return; }
-  if (view.you !== null && view.actor === view.you) {
-    status.textContent = t("your_turn");
-    status.classList.add("mine");
-  } else {
-    status.textContent = t("turn_of", { name: seatName(view.to_play) });
-  }
+  let text = "";
+  const mine = view.phase === "playing" && view.you !== null && view.actor === view.you;
+  if (view.phase === "playing") text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
+  if (status.textContent !== text) status.textContent = text;
+  status.classList.toggle("mine", mine);
 }
 
 function renderScore() {
@@ -292,11 +291,12 @@ function renderPast() {
 function renderSummary() {
   const dialog = $("summary");
   if (view.phase === "playing" || !view.summary) {
-    if (dialog.open) dialog.close();
     summaryKey = null;
+    if (dialog.open) dialog.close();
     return;
   }
   const key = `${view.score.number}:${view.deal}:${view.phase}`;
+  if (key === dismissedKey) return; // a spectator closed this summary
   const s = view.summary;
   const [a, b] = teamsInOrder();
   const seated = view.you !== null && view.you !== undefined;
@@ -369,6 +369,8 @@ $("hand").addEventListener("keydown", (event) => {
     focusCard = next.dataset.card;
   }
 });
+
+$("summary").addEventListener("close", () => { dismissedKey = summaryKey; });
 
 $("summary").addEventListener("cancel", (event) => {
   // Escape hides the summary for players; the next deal still needs their "ready".

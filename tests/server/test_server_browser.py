@@ -49,6 +49,7 @@ def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(server.http + "/")
         page.fill("#name", "Ana")
+        page.fill("#target", "10")  # no single deal can end the match: a next deal follows
         # Seats 2–4 are bots by default: create the table and take seat 1.
         assert page.locator(".seat-row .kind").nth(1).input_value() == "bot"
         page.click("#create-button")

@@ -60,8 +60,9 @@ def test_sigkill_mid_deal_then_restart_continues_from_the_same_card(tmp_path: Pa
     http, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     server = start_server(db, port)
     try:
+        # A target no single deal can reach (a deal scores at most 4), so a second deal comes.
         table = create_table(http, ["human", "human", "bot", "human"],
-                             {"variant": "standard", "match_target": 2})
+                             {"variant": "standard", "match_target": 5})
         tokens = [token_of(table, s) if s != 2 else None for s in range(4)]
         humans = [0, 1, 3]
 
