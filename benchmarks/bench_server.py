@@ -131,16 +131,18 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
         sent_at: float | None = None
-        acted_version = -1
+        # The position (match, deal, cards down) this seat last played at: a view may be sent
+        # again for one position (someone joined), and only a new position answers a card.
+        acted: tuple[int, int, int] = (-1, -1, -1)
         readied: set[tuple[int, int]] = set()
         rematched: set[int] = set()
         pending: asyncio.Task[None] | None = None
         mine = f'"actor":{seat},'
 
-        async def play_later(card: str, version: int) -> None:
-            nonlocal sent_at, acted_version
+        async def play_later(card: str, position: tuple[int, int, int]) -> None:
+            nonlocal sent_at, acted
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            acted_version = version
+            acted = position
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "play", "card": card}))
 
@@ -160,17 +162,17 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
             view = message["view"]
             if view.get("you") != seat:
                 continue
-            if sent_at is not None and view["version"] > acted_version:
+            position = (view["score"]["number"], view["deal"], view["played"])
+            if sent_at is not None and position != acted:
                 now = time.perf_counter()
                 if time.monotonic() > warm_until:
                     latencies.append(now - sent_at)
                     plays[0] += 1
                 sent_at = None
             phase = view["phase"]
-            if (phase == "playing" and view["actor"] == seat and view["version"] != acted_version
+            if (phase == "playing" and view["actor"] == seat and position != acted
                     and (pending is None or pending.done()) and sent_at is None):
-                pending = asyncio.create_task(play_later(rng.choice(view["legal"]),
-                                                         view["version"]))
+                pending = asyncio.create_task(play_later(rng.choice(view["legal"]), position))
             elif phase == "deal_over":
                 key = (view["score"]["number"], view["deal"])
                 if key not in readied:

@@ -126,7 +126,9 @@ async def play_on(player: Player, rng: random.Random, stop_at_played: int | None
                   timeout: float = 20.0) -> dict[str, Any]:
     """Play random legal cards for this seat (and say ready between deals) until the match is
     over, or until ``stop_at_played`` cards of the current deal are down."""
-    acted: set[int] = set()
+    # Act once per position (match, deal, cards down): a view can be sent again for the same
+    # position (someone joined, someone is ready), and answering it twice would be out of turn.
+    acted: set[tuple[int, int, int]] = set()
     readied: set[tuple[int, int]] = set()
     while True:
         view = player.view
@@ -135,9 +137,10 @@ async def play_on(player: Player, rng: random.Random, stop_at_played: int | None
                 return view
             if stop_at_played is not None and view.get("played", 0) >= stop_at_played:
                 return view
+            position = (view["score"]["number"], view["deal"], view["played"])
             if (view["phase"] == "playing" and view["actor"] == player.seat
-                    and view["you"] == player.seat and view["version"] not in acted):
-                acted.add(view["version"])
+                    and view["you"] == player.seat and position not in acted):
+                acted.add(position)
                 await player.send({"type": "play", "card": rng.choice(view["legal"])})
             key = (view["score"]["number"], view["deal"])
             if view["phase"] == "deal_over" and key not in readied:

@@ -193,3 +193,28 @@ def test_open_table_seat_can_be_taken_once(server: LiveServer) -> None:
     closed = create_table(server.http, ["human", "human", "bot", "bot"])
     refused = httpx.post(f"{server.http}/api/tables/{closed['id']}/seats/1", json={})
     assert refused.status_code == 409 and refused.json()["error"] == "not_open"
+
+
+def test_rematch_starts_a_new_match_at_the_same_table_once_everyone_asks(
+    server: LiveServer,
+) -> None:
+    table = create_table(server.http, ["human", "human", "bot", "bot"],
+                         {"variant": "standard", "match_target": 1})
+
+    async def scenario() -> None:
+        players = [await join(server.ws, table["id"], token_of(table, s), s) for s in (0, 1)]
+        finals = await asyncio.gather(*(play_on(p, random.Random(p.seat)) for p in players))
+        assert all(f["phase"] == "match_over" and f["score"]["number"] == 1 for f in finals)
+        await players[0].send({"type": "rematch"})
+        view = await players[0].sync()
+        assert view["phase"] == "match_over" and view["ready"] == [0]  # waits for seat 1
+        await players[1].send({"type": "rematch"})
+        view = await players[1].sync()
+        assert view["score"] == {"match": [0, 0], "deals": [], "winner": None, "number": 2}
+        assert view["deal"] == 0 and len(view["hand"]) + view["played"] // 4 >= 10
+        for p in players:
+            await p.socket.close()
+
+    asyncio.run(scenario())
+    history = httpx.get(f"{server.http}/api/history").json()["matches"]
+    assert [(m["table"], m["number"]) for m in history] == [(table["id"], 1)]

@@ -110,7 +110,7 @@ def test_sigkill_mid_deal_then_restart_continues_from_the_same_card(tmp_path: Pa
 async def _play_to(player: Any, rng: random.Random, deal: int, played: int) -> None:
     """Play until deal ``deal`` has ``played`` cards down and a human is to play: there every
     player stops, and nothing moves (the bot only plays on its own turn)."""
-    acted: set[int] = set()
+    acted: set[tuple[int, int]] = set()  # positions (deal, cards down) answered
     readied: set[int] = set()
     while True:
         view = player.view
@@ -118,8 +118,8 @@ async def _play_to(player: Any, rng: random.Random, deal: int, played: int) -> N
                 and view["actor"] != 2):
             return
         if (view["phase"] == "playing" and view["actor"] == player.seat
-                and view["version"] not in acted):
-            acted.add(view["version"])
+                and (view["deal"], view["played"]) not in acted):
+            acted.add((view["deal"], view["played"]))
             await player.send({"type": "play", "card": rng.choice(view["legal"])})
         if view["phase"] == "deal_over" and view["deal"] not in readied:
             readied.add(view["deal"])
