@@ -346,9 +346,15 @@ function renderSummary() {
 
 // ---- input: click, tap or keyboard ----
 
+let playedAt = null; // the position (match, deal, cards down) a card was sent for
+
 $("hand").addEventListener("click", (event) => {
   const button = event.target.closest(".card");
   if (!button || button.getAttribute("aria-disabled") === "true") return;
+  const position = `${view.score.number}:${view.deal}:${view.played}`;
+  if (position === playedAt) return; // one card per turn: a double click sends one
+  playedAt = position;
+  button.classList.add("sent");
   send({ type: "play", card: button.dataset.card });
 });
 

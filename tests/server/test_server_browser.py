@@ -85,6 +85,12 @@ def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
             page.wait_for_function(
                 f"document.querySelectorAll('#hand .card').length < {before}", timeout=10_000)
             clicked += 1
+            if clicked == 2:
+                # Reloading the page puts the player back in the seat, cards and all.
+                page.reload()
+                page.wait_for_selector("#hand .card")
+                assert page.locator("#hand .card").count() == 8
+                assert "(" in page.locator("#pos-bottom .plate").inner_text()  # "Ana (Você)"
             if clicked == 5:
                 page.screenshot(path=str(ARTIFACTS / "web-table-playing.png"))
         assert clicked == 10
