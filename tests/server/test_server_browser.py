@@ -106,9 +106,14 @@ def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
         assert int(sheet.get_attribute("data-us") or -1) == match.score[0]  # seat 0: team 0
         assert int(sheet.get_attribute("data-them") or -1) == match.score[1]
         assert page.locator("#score-sheet tbody tr").count() == 1
+        # Down to a phone: nothing wider than the screen.
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
         # Ready for the next deal: the summary closes and a new hand is dealt.
         page.click("#next-deal")
         page.wait_for_function("!document.querySelector('#summary[open]')", timeout=10_000)
         page.wait_for_function("document.querySelectorAll('#hand .card').length === 10",
                                timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "web-table-phone.png"))
         assert not errors, errors
