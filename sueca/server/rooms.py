@@ -73,9 +73,11 @@ class Connection:
     def push(self, kind: str, text: str) -> None:
         if self.closed:
             return
-        if kind == "state" and len(self._outbox) >= OUTBOX_LIMIT:
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            if kind != "state":
+                return  # a client that does not read gets no more errors or pongs queued
             stale = [item for item in self._outbox if item[0] == "state"]
-            for item in stale[:-1]:
+            for item in stale:
                 self._outbox.remove(item)
         self._outbox.append((kind, text))
         self._wake.set()

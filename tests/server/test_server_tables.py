@@ -142,3 +142,23 @@ def test_serve_is_a_command_and_refuses_a_negative_grace() -> None:
     runner = CliRunner()
     assert "browser" in runner.invoke(app, ["serve", "--help"]).output
     assert runner.invoke(app, ["serve", "--grace", "-1"]).exit_code == 2
+
+
+def test_a_socket_that_does_not_read_holds_a_bounded_queue() -> None:
+    import asyncio
+
+    from sueca.server.rooms import OUTBOX_LIMIT, Connection
+
+    async def never(text: str) -> None:  # pragma: no cover - never called: no pump runs
+        raise AssertionError
+
+    async def scenario() -> None:
+        conn = Connection(never)
+        for i in range(10 * OUTBOX_LIMIT):
+            conn.push("error", f"e{i}")
+            conn.push("state", f"s{i}")
+        queued = list(conn._outbox)
+        assert len(queued) <= OUTBOX_LIMIT
+        assert queued[-1] == ("state", f"s{10 * OUTBOX_LIMIT - 1}")  # the latest view is kept
+
+    asyncio.run(scenario())
