@@ -15,7 +15,7 @@ from sueca.rules import STANDARD, Rules
 from sueca.state import State
 
 
-def test_ismcts_plays_legal_cards_through_a_deal_and_is_seeded() -> None:
+def test_ismcts_plays_legal_cards_through_a_deal() -> None:
     deal = deal_cards(STANDARD, 1, random.Random(11))
     for rules in (STANDARD, Rules.from_dict({"variant": "italiana"})):
         state = State(rules, deal)
