@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 DEFAULT_WORLDS = 32
 DEFAULT_NODES = 4_000_000
+DEFAULT_MIN_WORLDS = 1
 # Search nodes a second, to turn a time budget into node limits (the C core does about 10M;
 # the estimate is corrected after every world).
 _START_RATE = 5_000_000.0
@@ -69,9 +70,11 @@ class PimcBot(Bot):
         worlds: int = DEFAULT_WORLDS,
         nodes: int | None = DEFAULT_NODES,
         time_limit: float | None = None,
+        min_worlds: int = DEFAULT_MIN_WORLDS,
     ) -> None:
         super().__init__(seed)
         self.worlds = worlds
+        self.min_worlds = min_worlds
         self.nodes = nodes  # None or 0: no node budget
         self.time_limit = time_limit
         self.fallback = HeuristicBot(seed)
@@ -90,6 +93,10 @@ class PimcBot(Bot):
                     self.worlds = int(value)
                     if self.worlds < 1:
                         raise ValueError
+                elif key == "min_worlds":
+                    self.min_worlds = int(value)
+                    if self.min_worlds < 1:
+                        raise ValueError
                 elif key == "nodes":
                     self.nodes = int(value)
                     if self.nodes < 0:
@@ -103,7 +110,7 @@ class PimcBot(Bot):
                     raise KeyError(key)
             except KeyError:
                 raise ValueError(
-                    f"pimc has no option {key!r} (options: worlds, nodes, time)"
+                    f"pimc has no option {key!r} (options: worlds, nodes, time, min_worlds)"
                 ) from None
             except ValueError:
                 raise ValueError(f"pimc option {key}={value!r} is not a valid value") from None
@@ -119,9 +126,10 @@ class PimcBot(Bot):
             self.last_worlds = 0
             return legal[0], "the only legal card"
         means = self.evaluate(info)
-        if not means:
+        if self.last_worlds < self.min_worlds:
             card, reason = self.fallback.explain(info)
-            return card, f"no world solved within the budget; heuristic: {reason}"
+            return card, (f"{self.last_worlds} worlds solved within the budget, too few; "
+                          f"heuristic: {reason}")
         points = info.rules.card_points
         # Ties go to the card worth fewer points, then to the lower card: stable and cheap.
         card = max(legal, key=lambda c: (means[c], -points[c], -c))

@@ -85,8 +85,15 @@ def test_time_mode_option() -> None:
     assert bot.last_worlds >= 1
 
 
+def test_too_few_worlds_fall_back_to_heuristic() -> None:
+    _, info = late_info(seed=6)
+    bot = make_bot("pimc:worlds=2:min_worlds=3", seed=3)
+    card, reason = bot.explain(info)
+    assert "too few" in reason and card == make_bot("heuristic", seed=3).choose(info)
+
+
 @pytest.mark.parametrize("spec", ["pimc:worlds=0", "pimc:nodes=-1", "pimc:time=x",
-                                  "pimc:depth=3"])
+                                  "pimc:depth=3", "pimc:min_worlds=0"])
 def test_bad_options(spec: str) -> None:
     with pytest.raises(ValueError, match="pimc"):
         make_bot(spec)
