@@ -48,6 +48,7 @@ typedef struct {
     unsigned long long nodes;
     unsigned long long node_limit; /* stop the call when nodes reaches it (0: no limit) */
     int aborted;                  /* the call ran out of nodes: its answer means nothing */
+    int busy;                     /* a search is running (without the GIL) */
     /* per call */
     int trump;
     u64 trump_mask;
@@ -447,6 +448,12 @@ static int solve_value(Solver *S, Pos *P, int guess) {
 
 static int parse_position(Solver *S, PyObject *args, Pos *P, int *guess) {
     PyObject *hands, *trick;
+    /* The search runs without the GIL: a second thread must not enter the same solver. */
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this solver is searching in another thread: give each thread its own");
+        return -1;
+    }
     int trump, leader;
     long long limit = 0;
     *guess = -1;
@@ -534,9 +541,11 @@ static PyObject *Solver_value(Solver *S, PyObject *args) {
     int guess;
     if (parse_position(S, args, &P, &guess) < 0) return NULL;
     int v;
+    S->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     v = solve_value(S, &P, guess);
     Py_END_ALLOW_THREADS
+    S->busy = 0;
     if (S->aborted) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
@@ -559,6 +568,7 @@ static PyObject *Solver_move_values(Solver *S, PyObject *args) {
     for (int i = 0; i < P.n; i++) live |= 1ULL << P.cards[i];
     int values[NCARDS];
     for (int i = 0; i < NCARDS; i++) values[i] = -1;
+    S->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     for (u64 m = legal; m; m &= m - 1) {
         int c = __builtin_ctzll(m), s = suit_of(c);
@@ -594,6 +604,7 @@ static PyObject *Solver_move_values(Solver *S, PyObject *args) {
         guess = v;
     }
     Py_END_ALLOW_THREADS
+    S->busy = 0;
     if (S->aborted) Py_RETURN_NONE;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -611,6 +622,10 @@ static PyObject *Solver_move_values(Solver *S, PyObject *args) {
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
+        return NULL;
+    }
     memset(S->tt, 0, (S->tt_mask + 1) * BUCKET * sizeof(Entry));
     Py_RETURN_NONE;
 }
