@@ -1,4 +1,5 @@
-"""The double-dummy search in pure Python: the specification of the C core, and its fallback.
+"""The double-dummy search in pure Python: the reference the C core is tested against, and
+its fallback where the core is not built.
 
 Both solvers answer the same questions about a *position*: the four hands (card masks), the
 trump suit, the seat that led the trick in progress and that trick's cards (0–3 of them).
@@ -24,6 +25,11 @@ How it is fast (the ideas of the bridge double-dummy solvers, adapted to card po
   card that wins, the cheapest discard.
 - **Sure points.** The unbroken run of top trumps that one team holds can never lose a trick,
   so its points bound the value from both sides before any search.
+
+The C core (``_dds.c``) adds two things that change how fast it gets there, not where: its
+tests are fail-soft (a "yes" returns a lower bound that may exceed the target, a "no" an upper
+bound, which sharpens the table and picks the next target), and it bounds trick starts by the
+leader's quick points too (what he can cash at once). The tests hold both to the same values.
 """
 
 from __future__ import annotations
