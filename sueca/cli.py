@@ -162,15 +162,17 @@ def simulate(
 ) -> None:
     """Bot team A against bot team B over many deals (duplicate by default)."""
     from sueca.arena import run_duplicate
-    from sueca.bots import BOTS
+    from sueca.bots import make_bot
 
     table_rules = build_rules(rules, set_)
     names = [b.strip() for b in bots.split(",")]
     if len(names) != 2:
         raise fail("--bots takes two bots, team A and team B: e.g. heuristic,random")
     for name in names:
-        if name not in BOTS:
-            raise fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        try:
+            make_bot(name, seed=0).close()  # refuse a bad spec before playing a single deal
+        except ValueError as error:
+            raise fail(str(error)) from None
     if deals < 1:
         raise fail("--deals must be at least 1")
     try:
