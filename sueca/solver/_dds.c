@@ -205,6 +205,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
     int my_team = S->team[seat];
     u64 beaters = 0, led_mask = 0;
     int partner_winning = 0, safe = 1, last = P->n == 3;
+    u64 opp_can = 0; /* what the opponents still to play in this trick may play */
     if (P->n) {
         beaters = beaters_of(S, P->win_card);
         led_mask = suit_mask(suit_of(P->cards[0]));
@@ -216,6 +217,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
             u64 h = P->hand[o], can = h & led_mask;
             if (!can) can = (S->must_trump && (h & S->trump_mask)) ? h & S->trump_mask : h;
             if (can & beaters) safe = 0;
+            opp_can |= can;
         }
     }
     for (u64 m = legal; m; m &= m - 1) {
@@ -237,11 +239,38 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                     if (!(h & suit_mask(s)) && (h & S->trump_mask)) master = 0;
                 }
             }
-            score = master ? 200 + p : 100 - p - (s == S->trump ? 10 : 0) - r;
+            if (master) {
+                score = 200 + p;
+            } else {
+                score = 100 - p - (s == S->trump ? 10 : 0) - r;
+                /* The partner holds the suit's top card, above this hand's, and neither
+                 * opponent can ruff it: a low card led to him wins the trick for the side. */
+                u64 others_s = all & ~mine & suit_mask(s);
+                if (others_s && (P->hand[(seat + 2) & 3] >> top_bit(others_s) & 1) &&
+                    !(mine & suit_mask(s) & ~((2ULL << top_bit(others_s)) - 1))) {
+                    int ruffed = 0;
+                    if (s != S->trump)
+                        for (int k = 1; k < 4; k += 2) {
+                            u64 h = P->hand[(seat + k) & 3];
+                            if (!(h & suit_mask(s)) && (h & S->trump_mask)) ruffed = 1;
+                        }
+                    if (!ruffed) score = 150 - r;
+                }
+            }
         } else if (partner_winning) {
             score = (last || safe) ? 100 + p : 50 - p - r;
+            /* The partner's card would lose the trick and this one would not: take it over. */
+            if (!last && !safe && (beaters >> c & 1) && !(opp_can & beaters_of(S, c)))
+                score = 120 + p;
         } else if (beaters >> c & 1) {
-            score = last ? 200 + p : 150 - r - (s == S->trump ? 10 : 0);
+            /* A card that wins the trick whatever the opponents still to play do: the one
+             * with the most points; else the cheapest card that wins for now. */
+            if (last)
+                score = 200 + p;
+            else if (!(opp_can & beaters_of(S, c)))
+                score = 200 + p - r;
+            else
+                score = 150 - r - (s == S->trump ? 10 : 0);
         } else {
             score = 50 - 2 * p - (s == S->trump ? 10 : 0) - r;
         }
