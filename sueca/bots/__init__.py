@@ -35,7 +35,7 @@ BOTS: dict[str, BotFactory] = {
 }
 
 # The strongest bot available: what a table seats when the user does not choose.
-STRONGEST = "heuristic"
+STRONGEST = "pimc"
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -95,6 +95,10 @@ def test_a_seat_view_shows_hand_legal_cards_and_trump(server: LiveServer) -> Non
     async def scenario() -> dict[str, Any]:
         player = await join(server.ws, table["id"], token_of(table, 0), 0)
         view = await player.sync()
+        while view["actor"] != 0:  # the bots think (search bots take a moment) up to seat 0
+            await player.recv_until("state", timeout=60)
+            assert player.view is not None
+            view = player.view
         await player.socket.close()
         return view
 
