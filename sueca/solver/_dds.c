@@ -220,6 +220,17 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
             opp_can |= can;
         }
     }
+    /* Second hand, an opponent winning: will the partner (fourth) surely take the trick? Then
+     * this hand plays like onto a partner's safe trick (points first). */
+    int partner_takes = 0;
+    if (P->n == 1 && !partner_winning) {
+        u64 h = P->hand[(seat + 2) & 3], can = h & led_mask;
+        if (!can) can = (S->must_trump && (h & S->trump_mask)) ? h & S->trump_mask : h;
+        for (u64 m = can & beaters; m; m &= m - 1) {
+            int x = __builtin_ctzll(m);
+            if (!(opp_can & beaters_of(S, x))) partner_takes = 1;
+        }
+    }
     for (u64 m = legal; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
         int s = suit_of(c), r = c % 10;
@@ -256,12 +267,25 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                         }
                     if (!ruffed) score = 150 - r;
                 }
+                /* An opponent is void and ruffs: a lead that gives a trick away, tried late. */
+                if (s != S->trump)
+                    for (int k = 1; k < 4; k += 2) {
+                        u64 h = P->hand[(seat + k) & 3];
+                        if (!(h & suit_mask(s)) && (h & S->trump_mask)) score -= 30;
+                    }
+                /* The partner is void and ruffs, and the opponent after him follows suit. */
+                u64 ph = P->hand[(seat + 2) & 3], lh = P->hand[(seat + 3) & 3];
+                if (s != S->trump && !(ph & suit_mask(s)) && (ph & S->trump_mask) &&
+                    (lh & suit_mask(s)))
+                    score = 150 - r;
             }
         } else if (partner_winning) {
             score = (last || safe) ? 100 + p : 50 - p - r;
             /* The partner's card would lose the trick and this one would not: take it over. */
             if (!last && !safe && (beaters >> c & 1) && !(opp_can & beaters_of(S, c)))
                 score = 120 + p;
+        } else if (partner_takes) {
+            score = 100 + p - r;
         } else if (beaters >> c & 1) {
             /* A card that wins the trick whatever the opponents still to play do: the one
              * with the most points; else the cheapest card that wins for now. */
