@@ -151,6 +151,19 @@ class InformationState:
         led = self.trick[0] if self.trick else None
         return mask_cards(legal_mask_for(self.rules, self.hand, led, self.trump))
 
+    def play_seats(self) -> list[int]:
+        """The seat that played each card of :attr:`plays`, worked out from public facts only
+        (the dealer and who won each trick)."""
+        n = self.rules.players
+        seats = []
+        leader = (self.dealer + 1) % n
+        for index in range(len(self.plays)):
+            trick, position = divmod(index, n)
+            if position == 0 and trick > 0:
+                leader = self.trick_winners[trick - 1]
+            seats.append((leader + position) % n)
+        return seats
+
     def is_void(self, seat: int, suit: int) -> bool:
         return bool(self.voids[seat] >> suit & 1)
 
@@ -169,26 +182,13 @@ class InformationState:
 
         world = self.sample_world(rng)
         dealt = list(world)
-        seat_at = _play_seats(self)
+        seat_at = self.play_seats()
         for index, card in enumerate(self.plays):
             dealt[seat_at[index]] |= 1 << card
         state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
         for card in self.plays:
             state.push(card)
         return state
-
-
-def _play_seats(info: InformationState) -> list[int]:
-    """The seat that played each card of ``info.plays``."""
-    n = info.rules.players
-    seats = []
-    leader = (info.dealer + 1) % n
-    for index in range(len(info.plays)):
-        trick, position = divmod(index, n)
-        if position == 0 and trick > 0:
-            leader = info.trick_winners[trick - 1]
-        seats.append((leader + position) % n)
-    return seats
 
 
 class _WorldSampler:

@@ -72,20 +72,6 @@ def decode(line: str) -> dict[str, Any]:
     return message
 
 
-def play_seats(info: InformationState) -> list[int]:
-    """The seat that played each card of ``info.plays``, worked out from public facts only
-    (the dealer and who won each trick)."""
-    n = info.rules.players
-    seats = []
-    leader = (info.dealer + 1) % n
-    for index in range(len(info.plays)):
-        trick, position = divmod(index, n)
-        if position == 0 and trick > 0:
-            leader = info.trick_winners[trick - 1]
-        seats.append((leader + position) % n)
-    return seats
-
-
 # ---- the referee's side ------------------------------------------------------------------
 
 
@@ -230,7 +216,7 @@ class ExternalBot(Bot):
             self._match = (info.rules, info.seat)
             self._match_sent = False
         self._send_match()
-        seats = play_seats(info)
+        seats = info.play_seats()
         dealt = info.hand
         for seat, card in zip(seats, info.plays, strict=True):
             if seat == info.seat:

@@ -28,19 +28,6 @@ def _mask(mask: CardMask) -> list[str]:
     return _cards(mask_cards(mask))
 
 
-def play_seats(info: InformationState) -> list[int]:
-    """The seat that played each card of ``info.plays``, in order."""
-    n = info.rules.players
-    seats = []
-    leader = (info.dealer + 1) % n
-    for index in range(len(info.plays)):
-        trick, position = divmod(index, n)
-        if position == 0 and trick > 0:
-            leader = info.trick_winners[trick - 1]
-        seats.append((leader + position) % n)
-    return seats
-
-
 def _last_trick(info: InformationState) -> dict[str, Any] | None:
     """The trick just gathered, so a front-end can leave it on the cloth a moment; only when
     no card of the next trick is down yet (after that it is a past trick)."""
@@ -48,7 +35,7 @@ def _last_trick(info: InformationState) -> dict[str, Any] | None:
     if info.trick or not info.trick_winners:
         return None
     cards = info.plays[-n:]
-    seats = play_seats(info)[-n:]
+    seats = info.play_seats()[-n:]
     points = sum(info.rules.card_points[c] for c in cards)
     return {"leader": seats[0], "cards": _cards(cards), "winner": info.trick_winners[-1],
             "points": points}
@@ -85,7 +72,7 @@ def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> d
     if table.phase != "playing":
         # Every card is down: the dealt hands are public now, rebuilt from the plays.
         dealt = [0] * rules.players
-        for card, seat in zip(info.plays, play_seats(info), strict=True):
+        for card, seat in zip(info.plays, info.play_seats(), strict=True):
             dealt[seat] |= 1 << card
         result = table.last_result
         assert result is not None
