@@ -221,7 +221,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
         }
     }
     /* Second hand, an opponent winning: will the partner (fourth) surely take the trick? Then
-     * this hand plays like onto a partner's safe trick (points first). */
+     * this hand plays as onto a partner's safe trick (points first). */
     int partner_takes = 0;
     if (P->n == 1 && !partner_winning) {
         u64 h = P->hand[(seat + 2) & 3], can = h & led_mask;
@@ -255,7 +255,8 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
             } else {
                 score = 100 - p - (s == S->trump ? 10 : 0) - r;
                 /* The partner holds the suit's top card, above this hand's, and neither
-                 * opponent can ruff it: a low card led to him wins the trick for the side. */
+                 * opponent can ruff it: a card led to him wins the trick for the side, so
+                 * lead points into it (the most first). */
                 u64 others_s = all & ~mine & suit_mask(s);
                 if (others_s && (P->hand[(seat + 2) & 3] >> top_bit(others_s) & 1) &&
                     !(mine & suit_mask(s) & ~((2ULL << top_bit(others_s)) - 1))) {
@@ -265,7 +266,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                             u64 h = P->hand[(seat + k) & 3];
                             if (!(h & suit_mask(s)) && (h & S->trump_mask)) ruffed = 1;
                         }
-                    if (!ruffed) score = 150 - r;
+                    if (!ruffed) score = 150 + p - r;
                 }
                 /* An opponent is void and ruffs: a lead that gives a trick away, tried late. */
                 if (s != S->trump)
@@ -273,11 +274,12 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                         u64 h = P->hand[(seat + k) & 3];
                         if (!(h & suit_mask(s)) && (h & S->trump_mask)) score -= 30;
                     }
-                /* The partner is void and ruffs, and the opponent after him follows suit. */
+                /* The partner is void and ruffs, and the opponent after him follows suit: points
+                 * into the partner's ruff likewise. */
                 u64 ph = P->hand[(seat + 2) & 3], lh = P->hand[(seat + 3) & 3];
                 if (s != S->trump && !(ph & suit_mask(s)) && (ph & S->trump_mask) &&
                     (lh & suit_mask(s)))
-                    score = 150 - r;
+                    score = 150 + p - r;
             }
         } else if (partner_winning) {
             score = (last || safe) ? 100 + p : 50 - p - r;
