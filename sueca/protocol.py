@@ -454,6 +454,8 @@ class BotSession:
                 raise ProtocolError("a turn, but it is not this seat's turn to play")
             card = self.bot.choose(info)
             offered = _cards(message.get("legal", [card_name(c) for c in legal]), "legal")
+            if not offered:
+                raise ProtocolError("a turn whose legal list is empty")
             answers: list[dict[str, Any]] = []
             if card not in offered:
                 answers.append({"type": "info", "warning": f"{card_name(card)} is not in the "

@@ -241,6 +241,16 @@ def test_serve_answers_a_session() -> None:
     assert len(answers) == 3  # nothing after quit
 
 
+def test_a_turn_with_an_empty_legal_list_is_refused() -> None:
+    deal = deal_cards(STANDARD, 3, random.Random(6))
+    session = BotSession(HeuristicBot(1))
+    session.handle({"type": "deal", "dealer": 3,
+                    "hand": [card_name(c) for c in mask_cards(deal.hands[0])],
+                    "trump_card": card_name(deal.trump_card)})
+    with pytest.raises(ProtocolError, match="legal list is empty"):
+        session.handle({"type": "turn", "legal": []})
+
+
 @pytest.mark.parametrize(("message", "problem"), [
     ({"type": "deal", "dealer": 0, "hand": [], "trump_card": "2S"}, "deal hand holds 0"),
     ({"type": "deal", "dealer": 9, "hand": ["2S"] * 10, "trump_card": "2S"}, "dealer must"),
