@@ -66,6 +66,8 @@ def decode(line: str) -> dict[str, Any]:
         message = json.loads(line)
     except json.JSONDecodeError as error:
         raise ProtocolError(f"not JSON: {error.msg} in {line.strip()[:80]!r}") from None
+    except (ValueError, RecursionError) as error:  # a number too long, nesting too deep
+        raise ProtocolError(f"not JSON: {error}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a protocol message (a JSON object with a type): "
                             f"{line.strip()[:80]!r}")

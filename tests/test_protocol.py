@@ -268,6 +268,10 @@ def test_bot_session_names_bad_messages(message: dict[str, object], problem: str
 def test_decode_refuses_what_is_not_a_message() -> None:
     with pytest.raises(ProtocolError, match="not JSON"):
         decode("{oops")
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode("[" * 5000)
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode("1" * 5000)
     with pytest.raises(ProtocolError, match="not a protocol message"):
         decode("[1, 2]")
     assert decode('{"type": "quit"}') == {"type": "quit"}

@@ -146,7 +146,7 @@ def create_app(
             raise TableError(f"request too large (at most {MAX_BODY} bytes)", "too_large")
         try:
             return json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, a number too long, nesting
             raise TableError("the request body is not JSON", "malformed") from None
 
     async def create_table(request: Request) -> Response:

@@ -190,7 +190,7 @@ class Room:
                              "too_large")
         try:
             message = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, nesting too deep
             raise TableError("not JSON", "malformed") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise TableError("a message is a JSON object with a 'type'", "malformed")

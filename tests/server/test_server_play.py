@@ -180,6 +180,8 @@ def test_create_table_refuses_bad_requests(server: LiveServer) -> None:
         assert response.status_code == 400, body
         assert response.json()["message"]
     assert httpx.post(url, content=b"not json").status_code == 400
+    assert httpx.post(url, content=b"[" * 10000).status_code == 400  # too deep to parse
+    assert httpx.post(url, content=b"1" * 10000).status_code == 400  # too many digits
     assert httpx.post(url, content=b"x" * 20000).status_code == 400
     assert httpx.get(f"{server.http}/api/tables").json()["tables"] == []
 
