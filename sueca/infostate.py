@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import TYPE_CHECKING
 
-from sueca.cards import SUITS, Card, CardMask, card_suit, mask_cards
+from sueca.cards import SUITS, Card, CardMask, card_suit, cards_mask, mask_cards
 from sueca.deal import Deal
 from sueca.rules import Rules
 
@@ -128,10 +128,7 @@ class InformationState:
 
     @property
     def played(self) -> CardMask:
-        mask = 0
-        for card in self.plays:
-            mask |= 1 << card
-        return mask
+        return cards_mask(self.plays)
 
     @property
     def unseen(self) -> CardMask:

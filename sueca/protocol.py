@@ -41,7 +41,15 @@ from collections.abc import Callable, Iterable
 from typing import IO, Any, TextIO
 
 from sueca.bots.base import Bot
-from sueca.cards import Card, CardMask, CardParseError, card_name, mask_cards, parse_card
+from sueca.cards import (
+    Card,
+    CardMask,
+    CardParseError,
+    card_name,
+    cards_mask,
+    mask_cards,
+    parse_card,
+)
 from sueca.deal import Deal
 from sueca.infostate import InformationState
 from sueca.rules import Rules, RulesError
@@ -430,9 +438,7 @@ class BotSession:
             return []
         if kind == "deal":
             rules = self._rules()
-            hand = 0
-            for card in _cards(message.get("hand"), "deal hand"):
-                hand |= 1 << card
+            hand = cards_mask(_cards(message.get("hand"), "deal hand"))
             (trump_card,) = _cards([message.get("trump_card")], "trump_card")
             dealer = _seat(message.get("dealer"), rules, "dealer")
             if hand.bit_count() != rules.hand_size:
@@ -472,10 +478,7 @@ class BotSession:
                 hands: list[CardMask] = []
                 if isinstance(hands_text, list):
                     for index, cards in enumerate(hands_text):
-                        mask = 0
-                        for card in _cards(cards, f"deal_end hand {index}"):
-                            mask |= 1 << card
-                        hands.append(mask)
+                        hands.append(cards_mask(_cards(cards, f"deal_end hand {index}")))
                 self.bot.deal_over(current.information_state(), tuple(hands))
             self.tracker = None
             return []

@@ -40,6 +40,7 @@ from sueca.cards import (
     CardMask,
     CardParseError,
     card_suit,
+    cards_mask,
     parse_card,
     suit_cards_high_to_low,
 )
@@ -219,10 +220,7 @@ def hand_order(mask: CardMask) -> list[Card]:
 
 def numbered_moves(info: InformationState) -> list[Card]:
     """The legal cards in the order the hand is laid out: card ``k`` is number ``k + 1``."""
-    legal = 0
-    for card in info.legal_moves():
-        legal |= 1 << card
-    return hand_order(legal)
+    return hand_order(cards_mask(info.legal_moves()))
 
 
 @dataclass(frozen=True)
@@ -329,19 +327,12 @@ def refusal(error: IllegalMoveError, card: Card, info: InformationState, lang: L
     suffix = "" if acting_name is None else "_other"
     if error.reason in (REASON_FOLLOW, REASON_TRUMP) and info.trick:
         led = card_suit(info.trick[0])
-        cards = [lang.card(c) for c in hand_order(_legal_mask(info))]
+        cards = [lang.card(c) for c in numbered_moves(info)]
         key = ("must_follow" if error.reason == REASON_FOLLOW else "must_trump") + suffix
         return lang.text(key, suit=lang.suit(led), cards=lang.and_list(cards), seat=acting_name)
     if error.reason == REASON_NOT_HELD:
         return lang.text("not_held" + suffix, card=lang.card(card), seat=acting_name)
     return str(error)
-
-
-def _legal_mask(info: InformationState) -> CardMask:
-    mask = 0
-    for card in info.legal_moves():
-        mask |= 1 << card
-    return mask
 
 
 @dataclass
