@@ -55,6 +55,11 @@ class SeatConfig:
         return bool(self.token) and hmac.compare_digest(self.token, token)
 
 
+def clean_name(name: str) -> str:
+    """A player's name as the table keeps it: runs of spaces made one, cut to NAME_MAX."""
+    return " ".join(name.split())[:NAME_MAX]
+
+
 def parse_seats(data: Any, players: int) -> list[SeatConfig]:
     """Seats from a lobby request: ``[{"kind": "human"|"bot", "name": …, "level": …}, …]``."""
     if not isinstance(data, list) or len(data) != players:
@@ -74,7 +79,7 @@ def parse_seats(data: Any, players: int) -> list[SeatConfig]:
         name = item.get("name") or ""
         if not isinstance(name, str):
             raise TableError(f"seat {index}: name must be text", "bad_seats")
-        name = " ".join(name.split())[:NAME_MAX]
+        name = clean_name(name)
         seats.append(SeatConfig(kind=kind, name=name, level=level,
                                 token=secrets.token_urlsafe(18) if kind == "human" else ""))
     return seats
@@ -277,7 +282,7 @@ class Table:
         if config.kind != "human" or config.claimed:
             raise TableError(f"seat {seat} is not free", "seat_taken")
         if name:
-            config.name = " ".join(name.split())[:NAME_MAX]
+            config.name = clean_name(name)
         self.claim(seat)
         return config.token
 
