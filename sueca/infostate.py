@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import factorial
 from typing import TYPE_CHECKING
@@ -186,6 +187,18 @@ class InformationState:
         for card in self.plays:
             state.push(card)
         return state
+
+
+def common_knowledge(infos: Sequence[InformationState]) -> tuple[CardMask, ...]:
+    """Per seat, the cards of its hand that every seat knows, given every seat's information
+    state in seat order: what a spectator or a screen nobody faces may show."""
+    known = []
+    for seat in range(len(infos)):
+        mask = -1
+        for info in infos:
+            mask &= info.known[seat]
+        known.append(mask)
+    return tuple(known)
 
 
 class _WorldSampler:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from sueca.cards import SUIT_LETTERS, CardMask, mask_cards, parse_card
 from sueca.deal import Deal
-from sueca.infostate import InformationState
+from sueca.infostate import InformationState, common_knowledge
 from sueca.rules import STANDARD, preset
 from sueca.state import State
 
@@ -230,3 +230,15 @@ def test_sampling_is_uniform_on_a_small_position() -> None:
     df = len(worlds) - 1
     # About four standard deviations of the chi-square distribution above its mean.
     assert chi2 < df + 4 * math.sqrt(2 * df), (chi2, df)
+
+
+def test_common_knowledge_is_what_every_seat_knows() -> None:
+    from sueca.deal import deal_cards
+
+    deal = deal_cards(STANDARD, 2, random.Random(3))
+    state = State(STANDARD, deal)
+    infos = [state.information_state(s) for s in range(4)]
+    assert common_knowledge(infos) == (0, 0, 1 << deal.trump_card, 0)  # the turned card
+    open_rules = STANDARD.replace(open_hands=True)
+    open_state = State(open_rules, deal)
+    assert common_knowledge([open_state.information_state(s) for s in range(4)]) == deal.hands

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sueca.cards import Card, CardMask, card_name, mask_cards
-from sueca.infostate import InformationState
+from sueca.infostate import InformationState, common_knowledge
 from sueca.server.tables import Table
 
 SUITS = "SHDC"
@@ -143,16 +143,8 @@ def public_part(table: Table) -> dict[str, Any]:
     view: dict[str, Any] = {"you": None}
     state = table.state
     if state is not None:
-        n = table.rules.players
-        infos = [state.information_state(s) for s in range(n)]
-        everyone_knows = []
-        for s in range(n):
-            mask = -1
-            for viewer in range(n):
-                if viewer != s:
-                    mask &= infos[viewer].known[s]
-            everyone_knows.append(mask)
-        view.update(_deal_part(table, infos[0], everyone_knows))
+        infos = [state.information_state(s) for s in range(table.rules.players)]
+        view.update(_deal_part(table, infos[0], list(common_knowledge(infos))))
         view["hand"] = []
         view["legal"] = []
         view["acting_for"] = None

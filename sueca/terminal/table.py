@@ -24,8 +24,6 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import reduce
-from operator import and_
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -44,7 +42,7 @@ from sueca.cards import (
     parse_card,
     suit_cards_high_to_low,
 )
-from sueca.infostate import InformationState
+from sueca.infostate import InformationState, common_knowledge
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
 from sueca.rules import Rules, RulesError
@@ -448,7 +446,7 @@ class Table:
         """What every seat knows: the view for a screen nobody in particular faces (between
         hot-seat turns, or a table of bots). Built from the seats' own information states."""
         infos = [state.information_state(s) for s in range(self.rules.players)]
-        known = tuple(reduce(and_, (i.known[s] for i in infos)) for s in range(len(infos)))
+        known = common_knowledge(infos)
         return dataclasses.replace(infos[bottom], hand=known[bottom], known=known)
 
     def spectator_view(self, state: State, bottom: int | None = None) -> TableView:
