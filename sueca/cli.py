@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sueca.cards import SUIT_SYMBOLS, card_symbol, format_mask
+from sueca.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, format_mask
 from sueca.rules import Rules, RulesError
 
 app = typer.Typer(
@@ -94,7 +94,7 @@ def print_report(report: dict[str, Any]) -> None:
             tricks[trick["winner"] % 2] += 1
         if deal["finished"]:
             score = [s + g for s, g in zip(score, deal["game_points"], strict=False)]
-        trump = SUIT_SYMBOLS["SHDC".index(deal["trump"])]
+        trump = SUIT_SYMBOLS[SUIT_LETTERS.index(deal["trump"])]
         table.add_row(
             str(index + 1),
             trump,

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sueca.cards import Card, CardMask, card_name, mask_cards
+from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_knowledge
 from sueca.server.tables import Table
 
-SUITS = "SHDC"
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
 
 
@@ -50,7 +49,7 @@ def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> d
         "deal": table.deal_index,
         "dealer": info.dealer,
         "trump_card": _NAMES[info.trump_card],
-        "trump": SUITS[info.trump],
+        "trump": SUIT_LETTERS[info.trump],
         "trump_held": info.trump_card_held,
         "to_play": info.to_play if table.phase == "playing" else None,
         "actor": table.actor(),
