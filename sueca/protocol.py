@@ -438,9 +438,12 @@ class BotSession:
             return []
         if kind == "deal":
             rules = self._rules()
-            hand = cards_mask(_cards(message.get("hand"), "deal hand"))
+            cards = _cards(message.get("hand"), "deal hand")
+            hand = cards_mask(cards)
             (trump_card,) = _cards([message.get("trump_card")], "trump_card")
             dealer = _seat(message.get("dealer"), rules, "dealer")
+            if hand.bit_count() != len(cards):
+                raise ProtocolError("deal hand names a card twice")
             if hand.bit_count() != rules.hand_size:
                 raise ProtocolError(f"deal hand holds {hand.bit_count()} cards, not "
                                     f"{rules.hand_size}")

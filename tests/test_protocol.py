@@ -258,6 +258,7 @@ def test_a_turn_with_an_empty_legal_list_is_refused() -> None:
     ({"type": "match", "rules": {"variant": "nope"}, "seat": 0}, "bad rules"),
     ({"type": "match", "rules": {}, "seat": 7}, "seat from 0 to 3"),
     ({"type": "deal", "dealer": 0, "hand": ["ZZ"], "trump_card": "2S"}, "deal hand"),
+    ({"type": "deal", "dealer": 0, "hand": ["2S"] * 10, "trump_card": "2S"}, "a card twice"),
 ])
 def test_bot_session_names_bad_messages(message: dict[str, object], problem: str) -> None:
     session = BotSession(HeuristicBot())
