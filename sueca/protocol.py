@@ -108,7 +108,11 @@ class ExternalBot(Bot):
         self.command = command.strip()
         if not self.command:
             raise ValueError("cmd: needs a command to run, as in cmd:'python my_bot.py'")
-        self.argv = [a.replace("{seed}", str(seed or 0)) for a in shlex.split(self.command)]
+        try:
+            words = shlex.split(self.command)
+        except ValueError as error:  # an unclosed quote: say which command
+            raise ValueError(f"cmd:{self.command} is not a command line: {error}") from None
+        self.argv = [a.replace("{seed}", str(seed or 0)) for a in words]
         self.name = f"cmd:{self.command}"
         self.time_ms = time_ms
         self.grace_ms = grace_ms

@@ -165,6 +165,11 @@ def test_a_program_that_cannot_start_is_forfeited() -> None:
     assert "cannot start" in external.errors[0]
 
 
+def test_a_command_with_an_unclosed_quote_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="cmd:python 'x is not a command line"):
+        make_bot("cmd:python 'x")
+
+
 def test_an_empty_command_is_refused() -> None:
     with pytest.raises(ValueError, match="needs a command"):
         make_bot("cmd:  ")
