@@ -172,6 +172,11 @@ class BoardResult:
     def mean_points(self) -> float:
         return statistics.fmean(self.a_points)
 
+    @property
+    def game_score(self) -> float:
+        """The board as one game for A (an SPRT's sample): 1 won, 0 lost, 0.5 tied."""
+        return (1.0, 0.0, 0.5)[_outcome(self.mean_points)]
+
 
 def play_board(
     rules: Rules,

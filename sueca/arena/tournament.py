@@ -168,7 +168,7 @@ def run_arena(
         summaries[pair].add(board)
         test = tests[pair]
         if test is not None:
-            test.add(1.0 if board.mean_points > 60 else 0.0 if board.mean_points < 60 else 0.5)
+            test.add(board.game_score)
 
     def report() -> None:
         if on_progress is not None:
