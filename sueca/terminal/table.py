@@ -185,6 +185,14 @@ def load_setup(path: Path, lang: Language, hints: bool = False, fast: bool = Fal
         raise SetupError(f"{path}: not a record of a terminal table (no 'seats' list)")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SetupError(f"{path}: not a record of a terminal table (no 'seed')")
+    external = [s for s in seats if s.startswith("cmd:")]
+    if external:
+        # Records are shared freely (check, replay); resuming one must not run a program that
+        # its author chose. An external bot is seated only from this user's own command line.
+        raise SetupError(
+            f"{path}: will not resume a match with an external program seated "
+            f"({external[0]!r}): start a new match with --bots to seat it"
+        )
     try:
         setup = Setup(rules, tuple(seats), seed, path, lang, hints, fast)
     except SetupError as error:

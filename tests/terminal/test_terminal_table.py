@@ -295,6 +295,18 @@ def test_a_finished_match_cannot_be_resumed(whole_match: Played) -> None:
         Table(setup, Scripted(always("1")), record)
 
 
+def test_resuming_never_runs_a_program_the_record_names(tmp_path: Path) -> None:
+    table, _ = make_table(tmp_path, lines(["1"] * 3, then=None))
+    path = table.run().path
+    data = json.loads(path.read_text(encoding="utf-8"))
+    marker = tmp_path / "ran"
+    data["seats"][1] = f"cmd:touch {marker}"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SetupError, match="external program"):
+        load_setup(path, EN)
+    assert not marker.exists()
+
+
 def test_a_record_without_seats_is_not_resumable(tmp_path: Path) -> None:
     path = tmp_path / "plain.json"
     path.write_text('{"rules": {"variant": "standard"}, "deals": []}', encoding="utf-8")
