@@ -149,6 +149,21 @@ class InformationState:
         led = self.trick[0] if self.trick else None
         return mask_cards(legal_mask_for(self.rules, self.hand, led, self.trump))
 
+    def last_trick(self) -> Trick | None:
+        """The trick just gathered, still on the cloth until the next card is led (a player has
+        just seen it: it is not a past trick looked at again); its points count the last-trick
+        bonus when it is the deal's last trick, as :meth:`State.tricks` does."""
+        from sueca.state import Trick
+
+        n = self.rules.players
+        if self.trick or not self.trick_winners:
+            return None
+        cards = self.plays[-n:]
+        points = sum(self.rules.card_points[c] for c in cards)
+        if len(self.trick_winners) == self.rules.hand_size:
+            points += self.rules.last_trick_bonus
+        return Trick(self.play_seats()[-n], cards, self.trick_winners[-1], points)
+
     def play_seats(self) -> list[int]:
         """The seat that played each card of :attr:`plays`, worked out from public facts only
         (the dealer and who won each trick)."""

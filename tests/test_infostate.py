@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sueca.cards import SUIT_LETTERS, CardMask, mask_cards, parse_card
-from sueca.deal import Deal
+from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState, common_knowledge
 from sueca.rules import STANDARD, preset
 from sueca.state import State
@@ -242,3 +242,22 @@ def test_common_knowledge_is_what_every_seat_knows() -> None:
     open_rules = STANDARD.replace(open_hands=True)
     open_state = State(open_rules, deal)
     assert common_knowledge([open_state.information_state(s) for s in range(4)]) == deal.hands
+
+
+def test_last_trick_is_on_the_cloth_until_the_next_lead_and_counts_the_bonus() -> None:
+    rules = STANDARD.replace(last_trick_bonus=10)
+    state = State(rules, deal_cards(rules, dealer=0, rng=random.Random(4)))
+    for _ in range(3):
+        state.push(state.legal_moves()[0])
+    assert state.information_state(1).last_trick() is None  # a trick still in progress
+    while not state.is_finished():
+        state.push(state.legal_moves()[0])
+        info = state.information_state(2)
+        done = info.last_trick()
+        if state.trick:
+            assert done is None
+        else:
+            expected = state.tricks()[-1]
+            assert done == expected  # same leader, cards, winner and points as the referee's
+    assert done is not None and done.points == state.tricks()[-1].points
+    assert done.points == sum(rules.card_points[c] for c in done.cards) + 10

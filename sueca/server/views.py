@@ -28,16 +28,11 @@ def _mask(mask: CardMask) -> list[str]:
 
 
 def _last_trick(info: InformationState) -> dict[str, Any] | None:
-    """The trick just gathered, so a front-end can leave it on the cloth a moment; only when
-    no card of the next trick is down yet (after that it is a past trick)."""
-    n = info.rules.players
-    if info.trick or not info.trick_winners:
+    done = info.last_trick()
+    if done is None:
         return None
-    cards = info.plays[-n:]
-    seats = info.play_seats()[-n:]
-    points = sum(info.rules.card_points[c] for c in cards)
-    return {"leader": seats[0], "cards": _cards(cards), "winner": info.trick_winners[-1],
-            "points": points}
+    return {"leader": done.leader, "cards": _cards(done.cards), "winner": done.winner,
+            "points": done.points}
 
 
 def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> dict[str, Any]:

@@ -35,7 +35,6 @@ from sueca.cards import (
     card_suit,
     suit_cards_high_to_low,
 )
-from sueca.infostate import InformationState
 from sueca.terminal.i18n import Language
 from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView
 
@@ -172,17 +171,6 @@ def seat_cell(view: TableView, seat: int, lang: Language) -> RenderableType:
     return Group(*lines)
 
 
-def last_trick(info: InformationState) -> tuple[int, tuple[Card, ...], int] | None:
-    """The trick just completed, still on the cloth until the next card is led: (leader,
-    cards, winner). A player has just seen it; it is not a past trick looked at again."""
-    n = info.rules.players
-    if info.trick or not info.plays or len(info.plays) % n:
-        return None
-    winner = info.trick_winners[-1]
-    leader = info.trick_winners[-2] if len(info.trick_winners) > 1 else (info.dealer + 1) % n
-    return leader, info.plays[-n:], winner
-
-
 def cloth(view: TableView, lang: Language) -> RenderableType:
     """The cloth: each card of the trick in front of whoever played it."""
     info = view.info
@@ -192,17 +180,14 @@ def cloth(view: TableView, lang: Language) -> RenderableType:
         grid.add_column(justify="center", min_width=7)
     spots: dict[str, Text] = {}
     caption = Text("")
-    done = last_trick(info)
+    done = info.last_trick()
     if info.trick:
         cards, leader = info.trick, info.leader
-    elif done is not None:
-        leader, cards, winner = done
-        points = sum(info.rules.card_points[c] for c in cards)
-        if len(info.trick_winners) == info.rules.hand_size:
-            points += info.rules.last_trick_bonus
+    elif done is not None and done.winner is not None:
+        leader, cards, winner = done.leader, done.cards, done.winner
         you = view.names[winner] == lang.text("you")
         caption = Text(lang.text("last_trick_you" if you else "last_trick",
-                                 seat=view.names[winner], points=points), style="italic")
+                                 seat=view.names[winner], points=done.points), style="italic")
     else:
         cards, leader = (), info.leader
     for index, card in enumerate(cards):
@@ -320,15 +305,15 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
         f"{lang.text('trick_title', number=trick_no, total=rules.hand_size)} · {trump} · "
         f"{lang.text('us')} {view.score[us]} – {lang.text('them')} {view.score[1 - us]} ---"
     ]
-    done = last_trick(info)
+    done = info.last_trick()
     if info.trick:
         played = [f"{view.names[(info.leader + i) % n]} {lang.card(c)}"
                   for i, c in enumerate(info.trick)]
         lines.append(" · ".join(played))
-    elif done is not None:
-        leader, cards, winner = done
-        played = [f"{view.names[(leader + i) % n]} {lang.card(c)}" for i, c in enumerate(cards)]
-        lines.append(" · ".join(played) + " → " + view.names[winner])
+    elif done is not None and done.winner is not None:
+        played = [f"{view.names[done.seat_of(i, n)]} {lang.card(c)}"
+                  for i, c in enumerate(done.cards)]
+        lines.append(" · ".join(played) + " → " + view.names[done.winner])
     else:
         lines.append(lang.text("cloth_empty"))
     if rules.review_tricks:
