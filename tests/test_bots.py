@@ -119,3 +119,11 @@ def test_heuristic_beats_random_over_duplicate_deals() -> None:
 def test_heuristic_beats_random_under_other_rules(rules_name: str) -> None:
     summary = run_duplicate(RULE_SETS[rules_name], "heuristic", "random", deals=40, seed=2)
     assert summary.margin > 5
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "pimc", "ismcts"])
+def test_a_bot_asked_out_of_turn_says_so(name: str) -> None:
+    state = State(STANDARD, deal_cards(STANDARD, dealer=0, rng=random.Random(2)))
+    not_to_play = (state.to_play + 1) % 4
+    with pytest.raises(ValueError, match="has no card to play now"):
+        make_bot(name, seed=1).choose(state.information_state(not_to_play))

@@ -11,6 +11,15 @@ from sueca.infostate import InformationState
 from sueca.rules import Rules
 
 
+def playable(info: InformationState) -> tuple[Card, ...]:
+    """The cards a bot may choose from; a clear error when it is not this seat's turn (every
+    bot asks here, so none fails with an index error on an empty hand)."""
+    legal = info.legal_moves()
+    if not legal:
+        raise ValueError(f"seat {info.seat} has no card to play now")
+    return legal
+
+
 class Bot(ABC):
     """A player of one seat. Deterministic given its seed."""
 

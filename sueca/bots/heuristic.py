@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from sueca.bots.base import Bot
+from sueca.bots.base import Bot, playable
 from sueca.cards import (
     Card,
     CardMask,
@@ -31,7 +31,7 @@ class HeuristicBot(Bot):
         return self.explain(info)[0]
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
-        legal = info.legal_moves()
+        legal = playable(info)
         if len(legal) == 1:
             return legal[0], "the only legal card"
         view = _View(info)

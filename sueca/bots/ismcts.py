@@ -31,7 +31,7 @@ import random
 import time
 from collections.abc import Mapping
 
-from sueca.bots.base import Bot
+from sueca.bots.base import Bot, playable
 from sueca.cards import Card, card_name
 from sueca.infostate import InformationState
 from sueca.state import State
@@ -113,9 +113,7 @@ class IsmctsBot(Bot):
 
     def search(self, info: InformationState) -> tuple[Card, _Node]:
         """The most visited card at the root, and the tree."""
-        legal = info.legal_moves()
-        if not legal:
-            raise ValueError(f"seat {info.seat} has no card to play now")
+        legal = playable(info)
         root = _Node(team=-1)
         if len(legal) == 1:
             return legal[0], root

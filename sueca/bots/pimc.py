@@ -41,7 +41,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from sueca.bots.base import Bot
+from sueca.bots.base import Bot, playable
 from sueca.bots.heuristic import HeuristicBot
 from sueca.cards import Card, card_name
 from sueca.infostate import InformationState
@@ -119,9 +119,7 @@ class PimcBot(Bot):
         return self.explain(info)[0]
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
-        legal = info.legal_moves()
-        if not legal:
-            raise ValueError(f"seat {info.seat} has no card to play now")
+        legal = playable(info)
         if len(legal) == 1:
             self.last_worlds = 0
             return legal[0], "the only legal card"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sueca.bots.base import Bot
+from sueca.bots.base import Bot, playable
 from sueca.cards import Card
 from sueca.infostate import InformationState
 
@@ -11,4 +11,4 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, info: InformationState) -> Card:
-        return self.rng.choice(info.legal_moves())
+        return self.rng.choice(playable(info))
