@@ -52,6 +52,7 @@ from sueca.cards import (
 )
 from sueca.deal import Deal
 from sueca.infostate import InformationState
+from sueca.jsontext import NotJsonError, parse_json
 from sueca.rules import Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
@@ -71,11 +72,9 @@ def decode(line: str) -> dict[str, Any]:
     """A protocol line as a dict; :class:`ProtocolError` when it is not a JSON object with a
     string ``type``."""
     try:
-        message = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise ProtocolError(f"not JSON: {error.msg} in {line.strip()[:80]!r}") from None
-    except (ValueError, RecursionError) as error:  # a number too long, nesting too deep
-        raise ProtocolError(f"not JSON: {error}") from None
+        message = parse_json(line)
+    except NotJsonError as error:
+        raise ProtocolError(f"{error} in {line.strip()[:80]!r}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a protocol message (a JSON object with a type): "
                             f"{line.strip()[:80]!r}")

@@ -27,6 +27,7 @@ from typing import Any
 
 from sueca.cards import SUIT_LETTERS, CardParseError, card_name, format_mask, parse_card
 from sueca.deal import Deal, DealError
+from sueca.jsontext import NotJsonError, parse_json
 from sueca.match import Match
 from sueca.rules import Rules, RulesError
 from sueca.state import IllegalMoveError, State
@@ -125,11 +126,9 @@ _DEAL_KEYS = ("dealer", "hands", "trump_card", "plays")
 def loads(text: str) -> GameRecord:
     """Parse a record's text; :class:`RecordFormatError` says why it is not a record."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}") from None
-    except (ValueError, RecursionError) as error:  # a number too long, nesting too deep
-        raise RecordFormatError(f"not JSON: {error}") from None
+        data = parse_json(text)
+    except NotJsonError as error:
+        raise RecordFormatError(str(error)) from None
     return from_json(data)
 
 

@@ -36,6 +36,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import check, dumps
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
@@ -145,8 +146,8 @@ def create_app(
         if len(body) > MAX_BODY:
             raise TableError(f"request too large (at most {MAX_BODY} bytes)", "too_large")
         try:
-            return json.loads(body or b"{}")
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, a number too long, nesting
+            return parse_json(body or b"{}")
+        except NotJsonError:
             raise TableError("the request body is not JSON", "malformed") from None
 
     async def create_table(request: Request) -> Response:

@@ -36,6 +36,7 @@ from typing import Any
 
 from sueca.bots import Bot, make_bot
 from sueca.cards import CardParseError, parse_card
+from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
 from sueca.server.storage import Storage
 from sueca.server.tables import SeatConfig, Table, TableError
@@ -189,8 +190,8 @@ class Room:
             raise TableError(f"message too large ({len(raw)} bytes; at most {MAX_MESSAGE})",
                              "too_large")
         try:
-            message = json.loads(raw)
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, nesting too deep
+            message = parse_json(raw)
+        except NotJsonError:
             raise TableError("not JSON", "malformed") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise TableError("a message is a JSON object with a 'type'", "malformed")
