@@ -89,7 +89,7 @@ def backend_note() -> str | None:
 
 def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> SearchCore:
     """A fresh search core for one table's rules, with its own transposition table of
-    ``4 << table_bits`` entries (32 bytes each in C).
+    ``4 << table_bits`` entries (16 bytes each in C).
 
     ``backend`` is ``"c"``, ``"python"`` or ``None`` for :func:`default_backend`.
     """
@@ -113,7 +113,7 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> 
 
 
 SHARED_TABLE_BITS = 20
-"""The shared cores' tables: 4M entries, 128 MB at most, touched as they fill. Hard full deals
+"""The shared cores' tables: 4M entries, 64 MB at most, touched as they fill. Hard full deals
 need two to four times fewer nodes than with the 16 MB of a private default table."""
 
 
