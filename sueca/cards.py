@@ -55,6 +55,22 @@ def card_rank(card: Card) -> Rank:
     return card % CARDS_PER_SUIT
 
 
+def card_face(card: Card) -> Card:
+    """The card's face in the first deck: the two copies of a double deck share it."""
+    return card % DECK_SIZE
+
+
+def held_copy(hand: CardMask, card: Card) -> Card:
+    """The copy of ``card``'s face that ``hand`` holds (the first deck's when it holds both);
+    ``card`` itself when it holds neither. Notation names a face, not a copy: this turns a
+    named card back into the one a player can play."""
+    face = card % DECK_SIZE
+    for copy in (face, face + DECK_SIZE):
+        if hand >> copy & 1:
+            return copy
+    return card
+
+
 def card_points(card: Card) -> int:
     return RANK_POINTS[card % CARDS_PER_SUIT]
 

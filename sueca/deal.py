@@ -31,15 +31,24 @@ class DealError(ValueError):
 
 @dataclass(frozen=True)
 class Deal:
-    """Who dealt, the hand each seat received (as card masks) and the turned trump card."""
+    """Who dealt, the hand each seat received (as card masks) and the turned trump card
+    (``None`` at a bidding table, where the declarer's called card makes trump)."""
 
     dealer: int
     hands: tuple[CardMask, ...]
-    trump_card: Card
+    trump_card: Card | None
 
     @property
     def trump(self) -> int:
-        return card_suit(self.trump_card)
+        """The trump suit, -1 where the auction decides it."""
+        return -1 if self.trump_card is None else card_suit(self.trump_card)
+
+    def set_aside(self, rules: Rules) -> CardMask:
+        """The cards no hand received (two at the six-player table): unseen, worth nothing."""
+        dealt = 0
+        for hand in self.hands:
+            dealt |= hand
+        return ((1 << rules.deck_size) - 1) & ~dealt
 
     def validate(self, rules: Rules) -> None:
         """Raise :class:`DealError` naming the problem unless this is a legal deal."""
@@ -57,8 +66,16 @@ class Deal:
                 raise DealError(f"card {dup} is dealt twice (again to seat {seat})")
             seen |= hand
         missing = ((1 << rules.deck_size) - 1) & ~seen
-        if missing:
+        if missing.bit_count() > rules.set_aside:
             raise DealError(f"card {card_name(mask_cards(missing)[0])} is missing from the deal")
+        if seen >> rules.deck_size:
+            raise DealError(f"a card of a second deck is dealt at a {rules.decks}-deck table")
+        if rules.bidding:
+            if self.trump_card is not None:
+                raise DealError("no card is turned at a bidding table: the called card is trump")
+            return
+        if self.trump_card is None:
+            raise DealError("the deal has no trump card")
         if not self.hands[self.dealer] >> self.trump_card & 1:
             raise DealError(
                 f"trump card {card_name(self.trump_card)} is not in the dealer's hand "
@@ -71,11 +88,14 @@ class Deal:
             )
 
     @classmethod
-    def from_cards(cls, dealer: int, hands: Sequence[Sequence[Card]], trump_card: Card) -> Deal:
+    def from_cards(
+        cls, dealer: int, hands: Sequence[Sequence[Card]], trump_card: Card | None
+    ) -> Deal:
         return cls(dealer, tuple(cards_mask(h) for h in hands), trump_card)
 
     def __str__(self) -> str:
-        lines = [f"dealer {self.dealer}, trump card {card_name(self.trump_card)}"]
+        turned = "none" if self.trump_card is None else card_name(self.trump_card)
+        lines = [f"dealer {self.dealer}, trump card {turned}"]
         lines += [f"seat {s}: {format_mask(h)}" for s, h in enumerate(self.hands)]
         return "\n".join(lines)
 
@@ -123,7 +143,7 @@ def deal_from_deck(rules: Rules, dealer: int, deck: Sequence[Card]) -> Deal:
     hands = tuple(
         sum(map(_BIT.__getitem__, grouped[i:i + size])) for i in range(0, len(grouped), size)
     )
-    return Deal(dealer, hands, deck[trump_position])
+    return Deal(dealer, hands, None if rules.bidding else deck[trump_position])
 
 
 def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
@@ -139,6 +159,8 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
         # One C-level pass per hand: each seat's positions read as "1", the rest as "0", and
         # that string (highest card first) parsed as a binary number is the hand's mask.
         hands = tuple(map(int, map(where.translate, shuffle.seat_digits), _BASE_2))
+        if rules.bidding:
+            return Deal(dealer, hands, None)
         trump_card = shuffle.last_card - where.index(shuffle.trump_position)
         deal = Deal(dealer, hands, trump_card)
         if not (rules.redeal_point_trump and rules.card_points[trump_card]):

@@ -7,8 +7,10 @@ terminal and the web table all receive an :class:`InformationState`, never the f
 A seat knows its own hand; the turned trump card while the dealer holds it; every card played
 and by whom (players may remember the play, though by default they may not *look at* taken
 tricks again: front-ends show :attr:`InformationState.past_tricks`, which is empty unless the
-rules allow reviewing); the suits each seat has shown it lacks; with open hands, every hand; and
-at a three-player table, the dummy's hand once the opening lead is made.
+rules allow reviewing); the suits each seat has shown it lacks; with open hands, every hand;
+at a three-player table, the dummy's hand once the opening lead is made; and at a bidding table
+the bids and the called card, but not who holds it: the declarer's partner is known to himself
+alone until the called card is played (:attr:`InformationState.teams`).
 
 >>> import random
 >>> from sueca.deal import deal_cards
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import TYPE_CHECKING
 
+from sueca.auction import Contract
 from sueca.cards import SUITS, Card, CardMask, card_suit, cards_mask, mask_cards
 from sueca.deal import Deal
 from sueca.rules import Rules
@@ -46,9 +49,9 @@ class InformationState:
     rules: Rules
     seat: int
     dealer: int
-    trump_card: Card
+    trump_card: Card | None  # the turned card; None at a bidding table
     hand: CardMask
-    to_play: int
+    to_play: int  # whose turn it is to play, bid or call
     leader: int  # who led the trick in progress
     trick: tuple[Card, ...]  # the trick in progress, in play order
     plays: tuple[Card, ...]  # every card played this deal, in order (what a player remembers)
@@ -57,7 +60,15 @@ class InformationState:
     hand_sizes: tuple[int, ...]
     voids: tuple[int, ...]  # per seat, a bit per suit that seat has shown it cannot hold
     past_tricks: tuple[Trick, ...]  # completed tricks, only where the rules allow reviewing
-    points_taken: tuple[int, ...]  # per team; front-ends show it only where tricks may be reviewed
+    points_taken: tuple[int, ...]  # per side, of the seats whose side this seat knows
+    phase: str = "play"  # bidding, calling, play or over (see State.phase)
+    first_leader: int = -1  # who led the first trick (-1: the seat after the dealer)
+    bids: tuple[int, ...] = ()  # the auction so far, in bidding order (bidding tables)
+    contract: Contract | None = None  # declarer, bid and called card, once called
+    # Each seat's side as far as this seat knows it: 0 the declarer's (or team 0), 1 the other,
+    # None not known yet (a bidding table, before the called card is played).
+    teams: tuple[int | None, ...] = ()
+    seat_points: tuple[int, ...] = ()  # card points each seat has taken (public: the plays)
     _sampler: list[_WorldSampler] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
@@ -83,6 +94,12 @@ class InformationState:
                 known[dummy] = state.hands[dummy]  # face up after the opening lead
         if state.trump_card_held():
             known[deal.dealer] |= 1 << deal.trump_card
+        teams = cls._known_teams(state, seat)
+        points_taken = [0, 0]
+        for other, points in enumerate(state.seat_points):
+            side = teams[other] if teams else None
+            if side is not None:
+                points_taken[side] += points
         voids = [0] * n
         for index, card in enumerate(state.plays):
             position = index % n
@@ -110,18 +127,71 @@ class InformationState:
             hand_sizes=tuple(h.bit_count() for h in state.hands),
             voids=tuple(voids),
             past_tricks=tuple(state.tricks()) if rules.review_tricks else (),
-            points_taken=tuple(state.team_points()),
+            points_taken=tuple(points_taken),
+            phase=state.phase,
+            first_leader=state.first_leader,
+            bids=tuple(state.bids),
+            contract=state.contract,
+            teams=teams,
+            seat_points=tuple(state.seat_points),
         )
+
+    @staticmethod
+    def _known_teams(state: State, seat: int) -> tuple[int | None, ...]:
+        """The sides as ``seat`` knows them. At a bidding table the declarer's side is public,
+        the partner's identity is not: the called card's holder knows it, the declarer knows
+        only whether he holds it himself, and everybody learns it when the card is played."""
+        contract = state.contract
+        if not state.rules.bidding:
+            return tuple(state.teams)
+        n = state.players
+        if contract is None:
+            return (None,) * n
+        called = contract.called_card
+        if called in state.plays or state.rules.open_hands or seat == state.partner or (
+            seat == contract.declarer and state.hands[seat] >> called & 1
+        ):
+            return tuple(state.teams)
+        known: list[int | None] = [None] * n
+        known[contract.declarer] = 0
+        if seat != contract.declarer:
+            known[seat] = 1  # he does not hold the called card: a defender
+        return tuple(known)
 
     # ---- derived knowledge ---------------------------------------------------------------
 
     @property
     def trump(self) -> int:
-        return card_suit(self.trump_card)
+        """The trump suit: the turned card's, or the called card's (-1 before the call)."""
+        if self.trump_card is not None:
+            return card_suit(self.trump_card)
+        return self.contract.trump if self.contract is not None else -1
 
     @property
     def trump_card_held(self) -> bool:
-        return bool(self.known[self.dealer] >> self.trump_card & 1)
+        card = self.trump_card
+        return card is not None and bool(self.known[self.dealer] >> card & 1)
+
+    @property
+    def opening_leader(self) -> int:
+        """Who leads (or led) the first trick: the seat after the dealer, or the declarer."""
+        return self.first_leader if self.first_leader >= 0 else (self.dealer + 1) % (
+            self.rules.players
+        )
+
+    def partners(self) -> tuple[int, ...]:
+        """The other seats this seat knows to be on its side."""
+        mine = self.teams[self.seat] if self.teams else None
+        if mine is None:
+            return ()
+        return tuple(s for s, t in enumerate(self.teams) if s != self.seat and t == mine)
+
+    def opponents(self) -> tuple[int, ...]:
+        """The seats this seat knows to be on the other side."""
+        mine = self.teams[self.seat] if self.teams else None
+        if mine is None:
+            return ()
+        return tuple(s for s, t in enumerate(self.teams) if t is not None and t != mine)
 
     @property
     def trick_number(self) -> int:
@@ -142,7 +212,11 @@ class InformationState:
 
     def legal_moves(self) -> tuple[Card, ...]:
         """The cards this seat may play now (empty when it is not this seat's turn)."""
-        if self.to_play != self.seat or len(self.trick_winners) == self.rules.hand_size:
+        if (
+            self.to_play != self.seat
+            or self.phase != "play"
+            or len(self.trick_winners) == self.rules.hand_size
+        ):
             return ()
         from sueca.state import legal_mask_for
 
@@ -169,7 +243,7 @@ class InformationState:
         (the dealer and who won each trick)."""
         n = self.rules.players
         seats = []
-        leader = (self.dealer + 1) % n
+        leader = self.opening_leader
         for index in range(len(self.plays)):
             trick, position = divmod(index, n)
             if position == 0 and trick > 0:
@@ -199,6 +273,10 @@ class InformationState:
         for index, card in enumerate(self.plays):
             dealt[seat_at[index]] |= 1 << card
         state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
+        for bid in self.bids:
+            state.bid(bid)
+        if self.contract is not None:
+            state.call(self.contract.called_card)
         for card in self.plays:
             state.push(card)
         return state
@@ -219,23 +297,38 @@ def common_knowledge(infos: Sequence[InformationState]) -> tuple[CardMask, ...]:
 class _WorldSampler:
     """Exact uniform sampling of the hidden hands.
 
-    Every card of one suit has the same set of possible holders (the seats not void in it),
-    so a world is a table of counts (how many cards of each suit each seat holds) and then a
-    random split of each suit by those counts. The number of worlds behind each count table is
-    a product of multinomials; a dynamic programme over suits counts them all, and sampling
-    walks the programme choosing each suit's split with probability proportional to the worlds
-    below it. The result is uniform over every consistent world, not just plausible.
+    Seats that have shown the same voids are interchangeable for every card, so they are
+    pooled into one *group* (the cards set aside unseen at the six-player table are one more
+    holder, void in nothing). Every card of one suit has the same set of possible groups, so a
+    world is a table of counts (how many cards of each suit each group holds), a random split of
+    each suit by those counts, and a random split of each group's cards among its seats by their
+    hand sizes. The number of worlds behind each count table is a product of multinomials (the
+    split inside a group is the same number for any cards), so a dynamic programme over suits
+    counts them all, and sampling walks the programme choosing each suit's split with
+    probability proportional to the worlds below it. The result is uniform over every
+    consistent world, not just plausible; pooling keeps the programme small at eight seats.
     """
 
     def __init__(self, info: InformationState) -> None:
         self.info = info
         n = info.rules.players
+        need = [info.hand_sizes[s] - info.known[s].bit_count() for s in range(n)]
+        signature = [info.voids[s] for s in range(n)]
+        need.append(info.rules.set_aside)
+        signature.append(0)
         self.known = info.known
-        self.need = tuple(info.hand_sizes[s] - info.known[s].bit_count() for s in range(n))
+        groups: dict[int, list[int]] = {}
+        for holder in range(n + 1):
+            if need[holder] > 0:
+                groups.setdefault(signature[holder], []).append(holder)
+        self.groups = list(groups.values())  # holders of each group; n is the set-aside pile
+        self.seat_need = need
+        self.need = tuple(sum(need[h] for h in members) for members in self.groups)
         unseen = mask_cards(info.unseen)
         self.suit_cards = [[c for c in unseen if card_suit(c) == suit] for suit in SUITS]
         self.holders = [
-            tuple(s for s in range(n) if self.need[s] > 0 and not info.voids[s] >> suit & 1)
+            tuple(g for g, members in enumerate(self.groups)
+                  if not signature[members[0]] >> suit & 1)
             for suit in SUITS
         ]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -244,7 +337,7 @@ class _WorldSampler:
             raise ValueError("no world is consistent with this information state")
 
     def _splits(self, suit: int, need: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Each way to share this suit's unseen cards among its possible holders, with the
+        """Each way to share this suit's unseen cards among its possible groups, with the
         number of card assignments it stands for (a multinomial)."""
         key = (suit, need)
         if key in self._split_memo:
@@ -258,11 +351,11 @@ class _WorldSampler:
                 if left == 0:
                     out.append((tuple(split), weight))
                 return
-            seat = holders[i]
-            for k in range(min(left, need[seat]) + 1):
-                split[seat] = k
+            group = holders[i]
+            for k in range(min(left, need[group]) + 1):
+                split[group] = k
                 rec(i + 1, left - k, split, weight // factorial(k))
-            split[seat] = 0
+            split[group] = 0
 
         rec(0, count, [0] * len(need), factorial(count))
         self._split_memo[key] = out
@@ -281,7 +374,7 @@ class _WorldSampler:
         return self._memo[key]
 
     def sample(self, rng: random.Random) -> tuple[CardMask, ...]:
-        hands = list(self.known)
+        pooled: list[list[Card]] = [[] for _ in self.groups]
         need = self.need
         for suit in SUITS:
             options = []
@@ -300,9 +393,16 @@ class _WorldSampler:
             split, rest, _ = chosen
             cards = self.suit_cards[suit][:]
             rng.shuffle(cards)
-            for seat, k in enumerate(split):
-                for card in cards[:k]:
-                    hands[seat] |= 1 << card
+            for group, k in enumerate(split):
+                pooled[group] += cards[:k]
                 cards = cards[k:]
             need = rest
-        return tuple(hands)
+        hands = [*self.known, 0]
+        for members, cards in zip(self.groups, pooled, strict=True):
+            if len(members) > 1:
+                rng.shuffle(cards)
+            for holder in members:
+                k = self.seat_need[holder]
+                hands[holder] |= cards_mask(cards[:k])
+                cards = cards[k:]
+        return tuple(hands[:-1])

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sueca.deal import Deal, deal_cards
 from sueca.rules import Rules
-from sueca.scoring import HandResult, match_winner, score_hand
+from sueca.scoring import HandResult, match_winner, score_contract, score_hand
 from sueca.state import State
 
 
@@ -30,7 +30,8 @@ class MatchOverError(RuntimeError):
 
 @dataclass
 class Match:
-    """The running score of a match. Build each deal with :meth:`new_deal` (or
+    """The running score of a match: per team, or at a bidding table per player (each
+    player of a deal's winning side scores). Build each deal with :meth:`new_deal` (or
     :meth:`start_deal` for a given deal) and hand the finished state to :meth:`finish_deal`."""
 
     rules: Rules
@@ -43,7 +44,7 @@ class Match:
 
     def __post_init__(self) -> None:
         if not self.score:
-            self.score = [0] * self.rules.teams_count
+            self.score = [0] * self.rules.score_slots
 
     @property
     def dealer(self) -> int:
@@ -75,9 +76,13 @@ class Match:
             raise ValueError("the hand is not finished")
         if self.is_over:
             raise MatchOverError(f"the match is over: team {self.winner} has won it")
-        result = score_hand(
-            self.rules, state.team_points(), state.team_tricks(), self.score, self.carry
-        )
+        if state.contract is not None:
+            result = score_contract(self.rules, state.contract, state.team_points(),
+                                    state.teams, state.team_tricks())
+        else:
+            result = score_hand(
+                self.rules, state.team_points(), state.team_tricks(), self.score, self.carry
+            )
         self.results.append(result)
         self.carry = result.carry
         self.score = [s + d for s, d in zip(self.score, result.game_points, strict=True)]

@@ -20,12 +20,21 @@ the ``sueca check --json`` document of RECORD.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sueca.cards import SUIT_LETTERS, CardParseError, card_name, format_mask, parse_card
+from sueca.cards import (
+    DECK_SIZE,
+    SUIT_LETTERS,
+    CardParseError,
+    card_name,
+    format_mask,
+    held_copy,
+    parse_card,
+)
 from sueca.deal import Deal, DealError
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.match import Match
@@ -43,27 +52,33 @@ class DealRecord:
 
     dealer: Any
     hands: Any
-    trump_card: Any
+    trump_card: Any  # None at a bidding table
     plays: list[Any] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    bids: Any = None  # a bidding table's auction, in bidding order (0 passes)
+    called_card: Any = None  # the declarer's called card
 
     def to_json(self) -> dict[str, Any]:
-        out = {
-            "dealer": self.dealer,
-            "hands": self.hands,
-            "trump_card": self.trump_card,
-            "plays": self.plays,
-        }
+        out: dict[str, Any] = {"dealer": self.dealer, "hands": self.hands}
+        if self.trump_card is not None:
+            out["trump_card"] = self.trump_card
+        if self.bids is not None:
+            out["bids"] = self.bids
+        if self.called_card is not None:
+            out["called_card"] = self.called_card
+        out["plays"] = self.plays
         out.update(self.extra)
         return out
 
-    def to_deal(self) -> Deal:
-        """The :class:`Deal` this record describes; :class:`DealError` names what is wrong."""
+    def to_deal(self, decks: int = 1) -> Deal:
+        """The :class:`Deal` this record describes; :class:`DealError` names what is wrong.
+        With two decks a card named twice is its two copies (the second copy is ``card + 40``)."""
         if not isinstance(self.dealer, int) or isinstance(self.dealer, bool):
             raise DealError(f"dealer must be a seat number, not {self.dealer!r}")
         if not isinstance(self.hands, list) or not all(isinstance(h, str) for h in self.hands):
             raise DealError("hands must be a list of strings of cards")
         masks = []
+        dealt = 0
         for seat, text in enumerate(self.hands):
             mask = 0
             for token in text.replace(",", " ").split():
@@ -71,26 +86,41 @@ class DealRecord:
                     card = parse_card(token)
                 except CardParseError as error:
                     raise DealError(f"seat {seat}'s hand: {error}") from None
-                if mask >> card & 1:
+                if decks == 2 and dealt >> card & 1:
+                    card += DECK_SIZE  # the second copy
+                    if dealt >> card & 1:
+                        raise DealError(f"{card_name(card)} is dealt three times (again to seat "
+                                        f"{seat}); two decks hold two")
+                elif mask >> card & 1:
                     raise DealError(f"seat {seat}'s hand holds {card_name(card)} twice")
                 mask |= 1 << card
+                dealt |= 1 << card
             masks.append(mask)
+        if self.trump_card is None:
+            return Deal(self.dealer, tuple(masks), None)
         if not isinstance(self.trump_card, str):
             raise DealError("trump_card must be a card")
         try:
             trump = parse_card(self.trump_card)
         except CardParseError as error:
             raise DealError(f"trump_card: {error}") from None
+        if self.dealer in range(len(masks)):
+            trump = held_copy(masks[self.dealer], trump)
         return Deal(self.dealer, tuple(masks), trump)
 
     @classmethod
     def from_state(cls, state: State) -> DealRecord:
         deal = state.deal
+        bidding = state.rules.bidding
         return cls(
             dealer=deal.dealer,
             hands=[format_mask(h) for h in deal.hands],
-            trump_card=card_name(deal.trump_card),
+            trump_card=None if deal.trump_card is None else card_name(deal.trump_card),
             plays=[card_name(c) for c in state.plays],
+            bids=list(state.bids) if bidding else None,
+            called_card=(
+                card_name(state.contract.called_card) if state.contract is not None else None
+            ),
         )
 
 
@@ -115,12 +145,14 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.rules, "first_dealer": self.first_dealer}
+        with contextlib.suppress(RulesError):  # rules that do not parse are written as they came
+            out["players"] = self.parsed_rules().players
         out.update(self.extra)
         out["deals"] = [d.to_json() for d in self.deals]
         return out
 
 
-_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays")
+_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card")
 
 
 def loads(text: str) -> GameRecord:
@@ -141,9 +173,14 @@ def from_json(data: Any) -> GameRecord:
     if not isinstance(rules, dict):
         raise RecordFormatError("'rules' must be an object")
     try:
-        Rules.from_dict(rules)
+        parsed = Rules.from_dict(rules)
     except (RulesError, TypeError) as error:
         raise RecordFormatError(f"rules: {error}") from None
+    players = data.get("players", parsed.players)
+    if players != parsed.players:
+        raise RecordFormatError(
+            f"'players' is {players!r}, but the rules seat {parsed.players} players"
+        )
     deals_data = data["deals"]
     if not isinstance(deals_data, list):
         raise RecordFormatError("'deals' must be a list")
@@ -151,16 +188,21 @@ def from_json(data: Any) -> GameRecord:
     for index, item in enumerate(deals_data):
         if not isinstance(item, dict):
             raise RecordFormatError(f"deal {index} is not an object")
-        missing = [k for k in _DEAL_KEYS[:3] if k not in item]
+        required = ("dealer", "hands") if parsed.bidding else ("dealer", "hands", "trump_card")
+        missing = [k for k in required if k not in item]
         if missing:
             raise RecordFormatError(f"deal {index} has no {missing[0]!r}")
-        plays = item.get("plays", [])
-        if not isinstance(plays, list):
-            raise RecordFormatError(f"deal {index}: 'plays' must be a list")
+        for key in ("plays", "bids"):
+            if not isinstance(item.get(key, []), list):
+                raise RecordFormatError(f"deal {index}: {key!r} must be a list")
         extra = {k: v for k, v in item.items() if k not in _DEAL_KEYS}
-        deals.append(DealRecord(item["dealer"], item["hands"], item["trump_card"], plays, extra))
+        deals.append(DealRecord(
+            item["dealer"], item["hands"], item.get("trump_card"), item.get("plays", []), extra,
+            bids=item.get("bids"), called_card=item.get("called_card"),
+        ))
     first_dealer = data.get("first_dealer", deals[0].dealer if deals else 0)
-    extra = {k: v for k, v in data.items() if k not in ("rules", "first_dealer", "deals")}
+    extra = {k: v for k, v in data.items()
+             if k not in ("rules", "first_dealer", "players", "deals")}
     return GameRecord(rules, first_dealer, deals, extra)
 
 
@@ -216,7 +258,7 @@ def replay(record: GameRecord) -> Replay:
         if states and not states[-1].is_finished():
             return fail(index - 1, None, "this deal is unfinished, but another deal follows it")
         try:
-            deal = deal_record.to_deal()
+            deal = deal_record.to_deal(rules.decks)
             if deal.dealer != match.dealer:
                 raise DealError(
                     f"seat {deal.dealer} deals, but the deal has passed to seat {match.dealer}"
@@ -225,6 +267,10 @@ def replay(record: GameRecord) -> Replay:
         except DealError as error:
             return fail(index, None, str(error))
         states.append(state)
+        auction_error = _replay_auction(state, deal_record)
+        if auction_error:
+            results.append(deal_report(state, None))
+            return fail(index, None, auction_error)
         for play_index, token in enumerate(deal_record.plays):
             try:
                 if not isinstance(token, str):
@@ -232,7 +278,7 @@ def replay(record: GameRecord) -> Replay:
                 card = parse_card(token)
                 if state.is_finished():
                     raise IllegalMoveError("the hand is over: no card may be played", "hand_over")
-                state.push(card)
+                state.push(held_copy(state.hands[state.to_play], card))
             except (CardParseError, IllegalMoveError) as error:
                 results.append(deal_report(state, None))
                 return fail(index, play_index, str(error))
@@ -241,10 +287,56 @@ def replay(record: GameRecord) -> Replay:
     return Replay(rules, match, states, None, results)
 
 
+def _replay_auction(state: State, deal_record: DealRecord) -> str | None:
+    """Feed a bidding table's recorded bids and called card to ``state``; the first problem."""
+    if not state.rules.bidding:
+        if deal_record.bids is not None or deal_record.called_card is not None:
+            return "bids and a called card belong to a bidding table only"
+        return None
+    bids = deal_record.bids if deal_record.bids is not None else []
+    for number, value in enumerate(bids):
+        try:
+            state.bid(value)
+        except IllegalMoveError as error:
+            return f"bid {number}: {error}"
+    if deal_record.called_card is None:
+        if state.phase == "calling" and deal_record.plays:
+            return "the declarer's called card is missing"
+        if state.phase == "bidding" and deal_record.plays:
+            return f"{len(bids)} bids recorded, but every one of {state.players} players bids"
+        return None
+    if state.phase != "calling":
+        return f"a card is called, but only {len(bids)} of {state.players} players have bid"
+    try:
+        state.call(parse_card(str(deal_record.called_card)))
+    except (CardParseError, IllegalMoveError) as error:
+        return f"called_card: {error}"
+    return None
+
+
 def deal_report(state: State, game_points: Sequence[int] | None) -> dict[str, Any]:
-    """One deal's entry of the ``sueca check --json`` output."""
+    """One deal's entry of the ``sueca check --json`` output (RECORD.md's fields, then the
+    fields this project adds at a bidding table: each seat's card points and the contract)."""
+    report = _deal_report(state, game_points)
+    if state.rules.bidding:
+        report["seat_points"] = list(state.seat_points)
+        report["bids"] = list(state.bids)
+    contract = state.contract
+    if contract is not None:
+        report["contract"] = {
+            "declarer": contract.declarer,
+            "bid": contract.bid,
+            "called_card": card_name(contract.called_card),
+            "partner": state.partner,
+            "made": state.team_points()[0] >= contract.target if state.is_finished() else None,
+        }
+    return report
+
+
+def _deal_report(state: State, game_points: Sequence[int] | None) -> dict[str, Any]:
+    slots = state.rules.score_slots
     return {
-        "trump": SUIT_LETTERS[state.trump],
+        "trump": SUIT_LETTERS[state.trump] if state.trump >= 0 else None,
         "tricks": [
             {
                 "leader": t.leader,
@@ -255,9 +347,7 @@ def deal_report(state: State, game_points: Sequence[int] | None) -> dict[str, An
             for t in state.tricks()
         ],
         "points": state.team_points(),
-        "game_points": list(game_points) if game_points is not None else [0] * len(
-            state.team_points()
-        ),
+        "game_points": list(game_points) if game_points is not None else [0] * slots,
         "finished": state.is_finished(),
     }
 

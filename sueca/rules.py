@@ -38,8 +38,8 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "trump_card": ("dealer_last", "dealer_first"),
     "sweep": ("points", "bandeira", "points_wins_match"),
     "scoring": ("games", "pontos"),
-    "players": (4,),
-    "decks": (1,),
+    "players": (4, 5, 6, 8),
+    "decks": (1, 2),
 }
 
 POINTS_TARGET_DEFAULT: Final = 500
@@ -52,11 +52,18 @@ class Rules:
 
     variant: str = "standard"
     # The table: seat count, partnership of each seat, decks and hand size are data, so that
-    # larger tables need no rewrite of the engine.
+    # larger tables need no rewrite of the engine. Cards the hands do not take (two at the
+    # six-player double-deck table) are set aside unseen. ``teams`` is empty where an auction
+    # makes the sides of each deal (``bidding``).
     players: int = 4
     teams: tuple[int, ...] = (0, 1, 0, 1)
     decks: int = 1
     hand_size: int = 10
+    # Five-player Sueca Italiana: an auction for the lead, a called card for trump and a
+    # secret partner, game points by the bid's band (RULES.md section 4).
+    bidding: bool = False
+    bid_must_rise: bool = True
+    bid_scores: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     # The deal.
     direction: str = "counterclockwise"
     deal_packets: int = 1
@@ -89,7 +96,7 @@ class Rules:
                 choices = ", ".join(repr(a) for a in allowed)
                 raise RulesError(f"rules option {name!r} cannot be {value!r} (one of: {choices})")
         for name in ("must_trump", "review_tricks", "open_hands", "rolha", "tie_carry",
-                     "redeal_point_trump"):
+                     "redeal_point_trump", "bidding", "bid_must_rise"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rules option {name!r} must be true or false")
         for name in ("last_trick_bonus", "maria_de_copas"):
@@ -107,21 +114,53 @@ class Rules:
             or not 0 <= self.dummy < self.players
         ):
             raise RulesError(f"rules option 'dummy' must be a seat from 0 to {self.players - 1}")
-        # Two partnerships (the scoring counts on it): each seat's team is 0 or 1.
-        teams = self.teams
-        if not isinstance(teams, tuple) or not {type(t) for t in teams} <= {int} or sorted(
-            set(teams)
-        ) != [0, 1]:
-            raise RulesError("rules option 'teams' must list a team, 0 or 1, for each seat")
-        if type(self.hand_size) is not int:
-            raise RulesError("rules option 'hand_size' must be a whole number")
-        if len(self.teams) != self.players or self.hand_size * self.players != self.deck_size:
-            raise RulesError("seats, teams, decks and hand size do not make a table")
+        self._check_table()
         points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
         if self.maria_de_copas:
-            points[15] += self.maria_de_copas  # the queen of hearts, in every deck
+            for queen_of_hearts in range(15, self.deck_size, DECK_SIZE):  # in every deck
+                points[queen_of_hearts] += self.maria_de_copas
         object.__setattr__(self, "_points", tuple(points))
         object.__setattr__(self, "_derived", {})
+
+    def _check_table(self) -> None:
+        """Seats, sides, decks and hand size must make a table the engine can deal and score."""
+        if type(self.hand_size) is not int or self.hand_size < 1:
+            raise RulesError("rules option 'hand_size' must be a whole number >= 1")
+        teams = self.teams
+        if not isinstance(teams, tuple) or not {type(t) for t in teams} <= {int}:
+            raise RulesError("rules option 'teams' must list a team, 0 or 1, for each seat")
+        if self.bidding:
+            # The auction makes the sides of each deal; nobody sits in a team before it.
+            if teams:
+                raise RulesError("rules option 'teams' must be empty when 'bidding' is on")
+            if self.dummy is not None:
+                raise RulesError("a bidding table has no dummy")
+        elif sorted(set(teams)) != [0, 1] or len(teams) != self.players:
+            raise RulesError("rules option 'teams' must list a team, 0 or 1, for each seat")
+        if self.hand_size * self.players > self.deck_size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} need more than the "
+                f"{self.deck_size} cards of {self.decks} deck(s)"
+            )
+        if self.set_aside >= self.players:
+            raise RulesError(
+                f"{self.set_aside} cards would be left over: seats, decks and hand size do not "
+                "make a table"
+            )
+        if self.hand_size % self.deal_packets:
+            raise RulesError(
+                f"hands of {self.hand_size} cannot be dealt in packets of {self.deal_packets}"
+            )
+        scores = self.bid_scores
+        if (
+            not isinstance(scores, tuple)
+            or len(scores) != len(BID_BANDS)
+            or not all(type(v) is int and v >= 0 for v in scores)
+        ):
+            raise RulesError(
+                f"rules option 'bid_scores' must list {len(BID_BANDS)} whole numbers >= 0, one "
+                "per bid band (0 and 61-70, 71-80, 81-90, 91-100, 101-119, 120)"
+            )
 
     def derived(self, key: object, build: Callable[[], T]) -> T:
         """A table derived from these rules, built once: the engine's hot paths look it up here
@@ -150,8 +189,9 @@ class Rules:
         ):
             # Sueca de Pontos plays to 500 card points; 4 would end the match in one hand.
             options["match_target"] = POINTS_TARGET_DEFAULT
-        if "teams" in options and isinstance(options["teams"], list):
-            options["teams"] = tuple(options["teams"])
+        for name in ("teams", "bid_scores"):
+            if isinstance(options.get(name), list):
+                options[name] = tuple(options[name])
         return dataclasses.replace(base, **options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,8 +217,33 @@ class Rules:
         return DECK_SIZE * self.decks
 
     @property
+    def set_aside(self) -> int:
+        """How many cards of the decks no hand receives (set aside unseen, worth nothing)."""
+        return self.deck_size - self.hand_size * self.players
+
+    @property
+    def cards_in_play(self) -> int:
+        return self.hand_size * self.players
+
+    @property
     def teams_count(self) -> int:
-        return max(self.teams) + 1
+        """Two sides at every table: the partnerships, or at a bidding table the declarer's
+        side and the defenders."""
+        return 2
+
+    @property
+    def scores_per_seat(self) -> bool:
+        """Whether the match score is kept per player (a bidding table) rather than per team."""
+        return self.bidding
+
+    @property
+    def score_slots(self) -> int:
+        """How many scores the match keeps: one per team, or one per player."""
+        return self.players if self.bidding else self.teams_count
+
+    def bid_band(self, bid: int) -> int:
+        """The band of a bid (0 for a pass or 61-70, … 5 for 120), an index of ``bid_scores``."""
+        return next(i for i, top in enumerate(BID_BANDS) if bid <= top)
 
     @property
     def card_points(self) -> tuple[int, ...]:
@@ -195,6 +260,8 @@ class Rules:
 
     def partner_of(self, seat: int) -> int:
         """The seat's partner (the next seat of its team, going round the table)."""
+        if self.bidding:
+            raise RulesError("at a bidding table partners are made by each deal's called card")
         n = self.players
         return next(
             (seat + k) % n for k in range(1, n) if self.teams[(seat + k) % n] == self.teams[seat]
@@ -204,6 +271,11 @@ class Rules:
         """Who decides the card of ``seat``: its partner when it is the dummy, else itself."""
         return self.partner_of(seat) if seat == self.dummy else seat
 
+
+# The highest bid of each band of the bid score table: a pass (0) scores as 61-70.
+BID_BANDS: Final = (70, 80, 90, 100, 119, 120)
+MIN_BID: Final = 61
+MAX_BID: Final = 120
 
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.init and f.name != "variant"
@@ -217,7 +289,8 @@ def register_preset(rules: Rules) -> None:
 
 
 def preset(name: str) -> Rules:
-    """A named rule set: ``standard`` (Portugal), ``brazil``, ``italiana``, ``pontos``."""
+    """A named rule set: ``standard`` (Portugal), ``brazil``, ``italiana``, ``pontos``,
+    ``double8``, ``double6``, ``italiana5``."""
     if not isinstance(name, str) or name not in PRESETS:
         known = ", ".join(sorted(PRESETS))
         raise RulesError(f"unknown rules variant {name!r} (known: {known})")
@@ -231,5 +304,16 @@ register_preset(Rules(variant="brazil", direction="clockwise", deal_packets=10))
 register_preset(Rules(variant="italiana", must_trump=True))
 # Sueca de Pontos, the tournament form: raw card points accumulate to 500.
 register_preset(Rules(variant="pontos", scoring="pontos", match_target=POINTS_TARGET_DEFAULT))
+
+# The double deck: 80 cards, two partnerships alternating round the table.
+register_preset(Rules(variant="double8", players=8, decks=2, teams=(0, 1) * 4))
+# Six players take 13 cards each; the last two cards of the deck are set aside unseen.
+register_preset(
+    Rules(variant="double6", players=6, decks=2, hand_size=13, teams=(0, 1) * 3)
+)
+# Five-player Sueca Italiana: eight cards each, an auction, a called card, a secret partner.
+register_preset(
+    Rules(variant="italiana5", players=5, hand_size=8, teams=(), bidding=True, match_target=10)
+)
 
 STANDARD: Final = PRESETS["standard"]

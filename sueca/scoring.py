@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sueca.auction import Contract
 from sueca.rules import Rules
 
 
@@ -28,19 +29,27 @@ class HandResult:
     tie: bool = False
     carry: int = 0  # extra games the next hand is worth to its winner (tie_carry)
     wins_match: int | None = None  # a team that won the match at once (bandeira and the like)
+    contract: Contract | None = None  # a bidding table's contract (game_points are per seat)
+    made: bool | None = None  # whether the declarer's side reached its bid
 
     @property
     def winner(self) -> int | None:
-        """The team that won the hand, or ``None`` for a tie."""
+        """The side that won the hand (at a bidding table 0 is the declarer's), or ``None``
+        for a tie."""
+        if self.made is not None:
+            return 0 if self.made else 1
         if self.tie:
             return None
         return max(range(len(self.points)), key=self.points.__getitem__)
 
 
-def level(rules: Rules, points: int) -> int:
-    """Games for taking ``points`` of the points in play: more than half 1, more than three
-    quarters 2, all of them 4 (0 for half or less). For 120 points: 61 / 91 / 120."""
-    total = rules.total_points
+def level(rules: Rules, points: int, total: int | None = None) -> int:
+    """Games for taking ``points`` of the ``total`` in play: more than half 1, more than three
+    quarters 2, all of them 4 (0 for half or less). For 120 points: 61 / 91 / 120; for the
+    double deck's 240: 121 / 181 / 240. ``total`` defaults to every point of the rules; where
+    cards are set aside unseen (the six-player table) the points in play are those dealt."""
+    if total is None:
+        total = rules.total_points
     if points >= total:
         return 4
     if 4 * points > 3 * total:
@@ -65,13 +74,14 @@ def score_hand(
     if rules.scoring == "pontos":
         # Sueca de Pontos: the card points are the score; ties and sweeps mean nothing more.
         return HandResult(points, tricks, points)
-    winners = [t for t in range(teams) if level(rules, points[t]) > 0]
+    in_play = sum(points)
+    winners = [t for t in range(teams) if level(rules, points[t], in_play) > 0]
     if not winners:
         next_carry = carry + 1 if rules.tie_carry else 0
         return HandResult(points, tricks, (0,) * teams, tie=True, carry=next_carry)
     winner = winners[0]
     loser = 1 - winner
-    games = level(rules, points[winner])
+    games = level(rules, points[winner], in_play)
     took_all_tricks = tricks[winner] == sum(tricks)
     wins_match = None
     if rules.sweep == "bandeira":
@@ -95,10 +105,32 @@ def score_hand(
     return HandResult(points, tricks, tuple(delta), wins_match=wins_match)
 
 
+def score_contract(rules: Rules, contract: Contract, points: Sequence[int],
+                   teams: Sequence[int], tricks: Sequence[int] = (0, 0)) -> HandResult:
+    """Score a finished deal of a bidding table: ``points`` and ``tricks`` per side (0 the
+    declarer's, 1 the defenders'), ``teams`` each seat's side. The declarer's side wins when
+    it reaches the bid (61 after a pass); each player of the winning side scores the
+    ``bid_scores`` value of the bid's band, and ``game_points`` holds one entry per seat.
+
+    >>> from sueca.auction import Contract
+    >>> from sueca.rules import preset
+    >>> rules = preset("italiana5")
+    >>> score_contract(rules, Contract(2, 85, 19), (88, 32), (1, 1, 0, 0, 1)).game_points
+    (0, 0, 3, 3, 0)
+    >>> score_contract(rules, Contract(2, 85, 19), (80, 40), (1, 1, 0, 0, 1)).game_points
+    (3, 3, 0, 0, 3)
+    """
+    made = points[0] >= contract.target
+    value = rules.bid_scores[rules.bid_band(contract.bid)]
+    winning_side = 0 if made else 1
+    game_points = tuple(value if side == winning_side else 0 for side in teams)
+    return HandResult(tuple(points), tuple(tricks), game_points, contract=contract, made=made)
+
+
 def match_winner(
     rules: Rules, score: Sequence[int], result: HandResult | None = None
 ) -> int | None:
-    """The team that has won the match with this score, if any."""
+    """The team (or at a bidding table, the player) that has won the match with this score."""
     if result is not None and result.wins_match is not None:
         return result.wins_match
     reached = [t for t in range(len(score)) if score[t] >= rules.match_target]

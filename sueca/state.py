@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sueca.auction import Contract, bid_error, bidding_order, call_error, high_bidder
 from sueca.cards import (
     CARDS_PER_SUIT,
     DECK_SIZE,
@@ -54,6 +55,15 @@ REASON_TURN = "not_your_turn"
 REASON_NOT_HELD = "not_in_hand"
 REASON_FOLLOW = "must_follow"
 REASON_TRUMP = "must_trump"
+REASON_AUCTION = "auction"  # a card before the contract is made, or a bid or call out of turn
+REASON_BID = "bad_bid"
+REASON_CALL = "bad_call"
+
+# What a deal is waiting for.
+PHASE_BIDDING = "bidding"
+PHASE_CALLING = "calling"
+PHASE_PLAY = "play"
+PHASE_OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -113,15 +123,13 @@ class _Tables:
             )
             for w in range(size)
         )
-        self.team = rules.teams
-        self.teams_count = rules.teams_count
         self.next_seat = tuple((s + 1) % n for s in range(n))
         self.prev_seat = tuple((s - 1) % n for s in range(n))
         # What State.__init__ copies into its private slots, in slot order, in one unpacking.
         self.hot = (
             self.better,
             rules.last_trick_bonus,
-            size,
+            rules.cards_in_play,
             rules.must_trump,
             self.next_seat,
             self.points,
@@ -161,9 +169,10 @@ class State:
     """
 
     __slots__ = (
+        "_auction",
         "_better",
         "_bonus",
-        "_deck_size",
+        "_cards_in_play",
         "_led_mask",
         "_must_trump",
         "_next_seat",
@@ -173,13 +182,17 @@ class State:
         "_t",
         "_trick_points",
         "_trump_mask",
+        "bids",
+        "contract",
         "deal",
+        "first_leader",
         "hands",
         "leader",
         "players",
         "plays",
         "rules",
         "seat_points",
+        "teams",
         "to_play",
         "trick_start",
         "trick_winners",
@@ -190,11 +203,22 @@ class State:
     def __init__(self, rules: Rules, deal: Deal) -> None:
         self.rules = rules
         self.deal = deal
-        self.trump = trump = _SUIT_OF[deal.trump_card]  # deal.trump, without two calls
         self.players = rules.players
         self.hands = list(deal.hands)
         self.plays: list[Card] = []
-        self.to_play = self.leader = (deal.dealer + 1) % rules.players
+        self.bids: list[int] = []
+        self.contract: Contract | None = None
+        self.teams = rules.teams
+        # At a bidding table no card may be played until the contract is made: the one test
+        # the auction adds to ``push``.
+        self._auction = rules.bidding
+        if rules.bidding:
+            self.trump = -1  # the called card decides it (see ``call``)
+            trump = 0  # provisional tables, replaced at the call
+            self.to_play = self.leader = self.first_leader = deal.dealer
+        else:
+            self.trump = trump = _SUIT_OF[deal.trump_card]  # type: ignore[index]
+            self.to_play = self.leader = self.first_leader = (deal.dealer + 1) % rules.players
         self.trick_start = 0
         self.seat_points = [0] * rules.players
         self.trick_winners: list[int] = []
@@ -206,10 +230,13 @@ class State:
         self._t = t = _tables(rules, trump)
         # The tables again as slots (the hot path saves an attribute lookup on every card),
         # unpacked in one statement because a State is made for every simulated deal.
+        self._use_tables(t)
+
+    def _use_tables(self, t: _Tables) -> None:
         (
             self._better,
             self._bonus,
-            self._deck_size,
+            self._cards_in_play,
             self._must_trump,
             self._next_seat,
             self._points,
@@ -218,10 +245,82 @@ class State:
             self._trump_mask,
         ) = t.hot
 
+    # ---- the auction (bidding tables) ----------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``bidding``, ``calling`` (the declarer names his card), ``play`` or ``over``."""
+        if self._auction:
+            return PHASE_CALLING if len(self.bids) == self.players else PHASE_BIDDING
+        return PHASE_OVER if self.is_finished() else PHASE_PLAY
+
+    def bid(self, value: int, seat: int | None = None) -> None:
+        """Bid for the seat to move (0 passes); :class:`IllegalMoveError` says why not."""
+        if self.phase != PHASE_BIDDING:
+            raise IllegalMoveError(f"no bid is asked for now ({self.phase})", REASON_AUCTION)
+        if seat is not None and seat != self.to_play:
+            raise IllegalMoveError(
+                f"it is seat {self.to_play}'s turn to bid, not seat {seat}'s", REASON_TURN
+            )
+        error = bid_error(self.rules, self.bids, value)
+        if error:
+            raise IllegalMoveError(error, REASON_BID)
+        self.bids.append(value)
+        order = bidding_order(self.rules, self.deal.dealer)
+        if len(self.bids) < self.players:
+            self.to_play = order[len(self.bids)]
+        else:
+            self.to_play = high_bidder(self.rules, self.deal.dealer, self.bids)[0]
+
+    def call(self, card: Card, seat: int | None = None) -> None:
+        """The declarer names his card: its suit is trump, its holder his secret partner."""
+        if self.phase != PHASE_CALLING:
+            raise IllegalMoveError(f"no card is to be called now ({self.phase})", REASON_AUCTION)
+        declarer, bid = high_bidder(self.rules, self.deal.dealer, self.bids)
+        if seat is not None and seat != declarer:
+            raise IllegalMoveError(
+                f"seat {declarer} won the bidding and calls the card, not seat {seat}",
+                REASON_TURN,
+            )
+        error = call_error(self.rules, card)
+        if error:
+            raise IllegalMoveError(error, REASON_CALL)
+        self._make_contract(Contract(declarer, bid, card))
+
+    def _make_contract(self, contract: Contract) -> None:
+        self.contract = contract
+        self.trump = contract.trump
+        self._t = t = _tables(self.rules, self.trump)
+        self._use_tables(t)
+        holder = next(
+            (s for s, hand in enumerate(self.hands) if hand >> contract.called_card & 1),
+            contract.declarer,
+        )
+        self.teams = tuple(0 if s in (contract.declarer, holder) else 1
+                           for s in range(self.players))
+        self._auction = False
+        self.to_play = self.leader = self.first_leader = contract.declarer
+
+    @property
+    def partner(self) -> int | None:
+        """The declarer's partner (the called card's holder; ``None`` when he plays alone or
+        before the call). Known to the referee only: see the information state."""
+        contract = self.contract
+        if contract is None:
+            return None
+        return next(
+            (s for s in range(self.players)
+             if s != contract.declarer and self.teams[s] == 0),
+            None,
+        )
+
     # ---- moves ---------------------------------------------------------------------------
 
     def legal_mask(self) -> CardMask:
-        """The cards the player to move may play, as a mask (0 when the hand is over)."""
+        """The cards the player to move may play, as a mask (0 when the hand is over or the
+        auction is on)."""
+        if self._auction:
+            return 0
         hand = self.hands[self.to_play]
         led = self._led_mask
         if led:
@@ -234,6 +333,8 @@ class State:
 
     def legal_moves(self) -> tuple[Card, ...]:
         """The cards the player to move may play, suit by suit, low to high."""
+        if self._auction:
+            return ()
         hand = self.hands[self.to_play]
         led = self._led_mask
         if led:
@@ -270,6 +371,11 @@ class State:
         The legality test is written out here rather than calling :meth:`legal_mask`: this is
         the innermost step of every simulation and search. Nothing is written before it passes.
         """
+        if self._auction:
+            raise IllegalMoveError(
+                f"no card may be played before the contract is made ({self.phase})",
+                REASON_AUCTION,
+            )
         seat = self.to_play
         hands = self.hands
         hand = hands[seat]
@@ -330,7 +436,7 @@ class State:
                 total += points[other]
             winner = (leader + plays.index(win, start) - start) % self.players
         self.trick_start = end
-        if end == self._deck_size:  # the last trick
+        if end == self._cards_in_play:  # the last trick
             total += self._bonus
         self.trick_winners.append(winner)
         self._trick_points.append(total)
@@ -349,7 +455,7 @@ class State:
             winners = self.trick_winners
             self.seat_points[winners.pop()] -= self._trick_points.pop()
             self.trick_start = start = start - self.players
-            leader = winners[-1] if winners else (self.deal.dealer + 1) % self.players
+            leader = winners[-1] if winners else self.first_leader
             self.leader = leader
             seat = self._prev_seat[leader]  # the seat before the leader played it
             self._led_mask = self._suit_mask_of[plays[start]]
@@ -435,7 +541,7 @@ class State:
         """Every completed trick, in order."""
         n = self.players
         out = []
-        leader = (self.deal.dealer + 1) % n
+        leader = self.first_leader
         for i, winner in enumerate(self.trick_winners):
             cards = tuple(self.plays[i * n:(i + 1) * n])
             points = sum(self._t.points[c] for c in cards)
@@ -449,22 +555,26 @@ class State:
         return Trick(self.leader, tuple(self.trick), None, self.trick_points if self.trick else 0)
 
     def team_points(self) -> list[int]:
-        """Card points (bonuses included) each partnership has taken so far."""
-        team = self._t.team
-        totals = [0] * self._t.teams_count
-        for seat, points in enumerate(self.seat_points):
-            totals[team[seat]] += points
+        """Card points (bonuses included) each side has taken so far: the partnerships, or at
+        a bidding table the declarer's side (0) and the defenders (1)."""
+        team = self.teams
+        totals = [0, 0]
+        if team:
+            for seat, points in enumerate(self.seat_points):
+                totals[team[seat]] += points
         return totals
 
     def team_tricks(self) -> list[int]:
-        counts = [0] * self.rules.teams_count
-        for winner in self.trick_winners:
-            counts[self._t.team[winner]] += 1
+        counts = [0, 0]
+        if self.teams:
+            for winner in self.trick_winners:
+                counts[self.teams[winner]] += 1
         return counts
 
     def trump_card_held(self) -> bool:
         """Whether the turned trump card is still face up in the dealer's hand."""
-        return bool(self.hands[self.deal.dealer] >> self.deal.trump_card & 1)
+        card = self.deal.trump_card
+        return card is not None and bool(self.hands[self.deal.dealer] >> card & 1)
 
     def played_mask(self) -> CardMask:
         mask = 0
@@ -476,7 +586,7 @@ class State:
         """The seat that played ``plays[index]``."""
         n = self.players
         trick, position = divmod(index, n)
-        leader = (self.deal.dealer + 1) % n if trick == 0 else self.trick_winners[trick - 1]
+        leader = self.first_leader if trick == 0 else self.trick_winners[trick - 1]
         return (leader + position) % n
 
     def remaining_cards(self) -> list[tuple[Card, ...]]:
