@@ -232,7 +232,81 @@ static void tt_free(Entry *tt, size_t count) {
 
 static int trick_start(Solver *S, Pos *P, int target);
 
-/* The legal cards of the seat to move, one per run of equivalent zero-point cards, best first. */
+/* The legal cards of `seat` when `led` is the suit led. */
+static inline u64 legal_for(const Solver *S, u64 h, int led) {
+    u64 follow = h & suit_mask(led);
+    if (follow) return follow;
+    if (S->must_trump && (h & S->trump_mask)) return h & S->trump_mask;
+    return h;
+}
+
+/* The team that takes the trick whatever the seats after `seat` play, once `seat` plays c; -1
+ * when that is not settled. Cards of one run (below) give the same answer. */
+static int sure_team(const Solver *S, const Pos *P, int seat, int c) {
+    int w, wteam, led;
+    if (P->n == 0 || beats(S, c, P->win_card)) {
+        w = c;
+        wteam = S->team[seat];
+    } else {
+        w = P->win_card;
+        wteam = S->team[P->win_seat];
+    }
+    led = P->n ? suit_of(P->cards[0]) : suit_of(c);
+    u64 beaters = beaters_of(S, w);
+    /* A later card of the winner's side changes nothing; an opponent's card beating the
+     * winner's would beat it too (beating is transitive within a trick). */
+    for (int k = P->n + 1; k < 4; k++) {
+        int o = (P->leader + k) & 3;
+        if (S->team[o] != wteam && (legal_for(S, P->hand[o], led) & beaters)) return -1;
+    }
+    return wteam;
+}
+
+/* Which legal cards need no search. A run is cards of one hand and suit with no live card
+ * (in a hand or on the table) between them: whatever the others play, each card of a run
+ * wins or loses exactly where the others would, now and in every later trick. So zero-point
+ * cards of a run are interchangeable; and where the trick's side is settled (sure_team), the
+ * run's card with the most points is at least as good as any other for that side (its points
+ * go to the trick; a cheaper card of the run, kept, could only ever earn the same card's
+ * worth later), and the one with the fewest at least as good for the other side. */
+static u64 dominated(const Solver *S, const Pos *P, int seat, u64 legal, u64 live) {
+    u64 skip = 0, rest = legal;
+    int my_team = S->team[seat];
+    while (rest) {
+        int first = __builtin_ctzll(rest), last = first;
+        u64 run = 1ULL << first;
+        rest &= rest - 1;
+        while (rest) {
+            int d = __builtin_ctzll(rest);
+            if (suit_of(d) != suit_of(last) || (live & ((1ULL << d) - 1) & ~((2ULL << last) - 1)))
+                break;
+            run |= 1ULL << d;
+            last = d;
+            rest &= rest - 1;
+        }
+        if (run == (1ULL << first)) continue;
+        int team = sure_team(S, P, seat, first);
+        if (team < 0) { /* zero-point cards: the lowest of the run stands for the others */
+            for (u64 m = run & (run - 1); m; m &= m - 1) {
+                int c = __builtin_ctzll(m);
+                if (S->points[c] == 0 && c % 10 < S->low_run[suit_of(c)] &&
+                    S->points[c - 1] == 0)
+                    skip |= 1ULL << c;
+            }
+            continue;
+        }
+        int keep = first;
+        for (u64 m = run; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (team == my_team ? S->points[c] >= S->points[keep] : S->points[c] < S->points[keep])
+                keep = c;
+        }
+        skip |= run & ~(1ULL << keep);
+    }
+    return skip;
+}
+
+/* The legal cards of the seat to move, less the dominated ones (above), best first. */
 static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10]) {
     u64 legal = legal_mask(S, P, seat);
     u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
@@ -269,13 +343,9 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
             if (!(opp_can & beaters_of(S, x))) partner_takes = 1;
         }
     }
-    for (u64 m = legal; m; m &= m - 1) {
+    for (u64 m = legal & ~dominated(S, P, seat, legal, live); m; m &= m - 1) {
         int c = __builtin_ctzll(m);
         int s = suit_of(c), r = c % 10;
-        if (r < S->low_run[s]) {
-            u64 below = live & suit_mask(s) & ((1ULL << c) - 1);
-            if (below && (legal >> top_bit(below) & 1)) continue; /* equivalent to the one below */
-        }
         int p = S->points[c], score;
         if (c == hint) {
             score = 1000;
