@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from sueca.cards import Card, CardMask
+from sueca.auction import PASS
+from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, make_card
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -35,6 +36,23 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, info: InformationState) -> Card:
         """The card to play; ``info`` is this seat's information state, its turn to play."""
+
+    def bid(self, info: InformationState) -> int:
+        """At a bidding table, this seat's bid (``info.phase == "bidding"``, its turn): card
+        points from 61 to 120, or 0 to pass (see :mod:`sueca.auction`). The plain bot passes."""
+        return PASS
+
+    def call(self, info: InformationState) -> Card:
+        """As declarer, the card to call: its suit is trump, its holder the partner. The plain
+        bot calls the highest card it lacks in its longest suit."""
+        hand = info.hand
+        suit = max(SUITS, key=lambda s: (sum(hand >> make_card(r, s) & 1
+                                             for r in range(CARDS_PER_SUIT)), s))
+        for rank in reversed(range(CARDS_PER_SUIT)):
+            card = make_card(rank, suit)
+            if not hand >> card & 1:
+                return card
+        return make_card(CARDS_PER_SUIT - 1, suit)  # the whole suit: play alone
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
         """A card and a one-line reason for it (for hints); bots may say more."""
