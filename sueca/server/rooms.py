@@ -10,7 +10,10 @@ lock. :class:`Rooms` is the registry the web app talks to.
 Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
 
     {"type": "join", "token": "…"}     act for the seat this token belongs to
-    {"type": "play", "card": "7H"}     play a card (RECORD.md notation)
+    {"type": "play", "card": "7H"}     play a card (RECORD.md notation; with two decks the
+                                       face: the server plays the copy the hand holds)
+    {"type": "bid", "bid": 75}         bid at a bidding table (61..120, or 0 to pass)
+    {"type": "call", "card": "AH"}     the declarer names his card (any face of the deck)
     {"type": "next"}                   ready for the next deal
     {"type": "rematch"}                ready for a new match once this one is over
     {"type": "ping"}
@@ -34,8 +37,10 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from sueca.auction import PASS, bid_error, call_error
 from sueca.bots import Bot, make_bot
-from sueca.cards import CardParseError, parse_card
+from sueca.cards import Card, CardParseError, parse_card
+from sueca.infostate import InformationState
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
 from sueca.server.storage import Storage
@@ -97,6 +102,17 @@ def _error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": message})
 
 
+def _card_of(message: dict[str, Any]) -> Card:
+    """The card a ``play`` or ``call`` message names (a face: ``"7H"``)."""
+    text = message.get("card")
+    if not isinstance(text, str):
+        raise TableError("'card' must be a card such as \"7H\"", "malformed")
+    try:
+        return parse_card(text)
+    except CardParseError as error:
+        raise TableError(str(error), "malformed") from None
+
+
 class Room:
     """One table with its connections and its bots."""
 
@@ -124,12 +140,12 @@ class Room:
     # ---- who is where ----------------------------------------------------------------------
 
     def presence(self) -> list[str]:
-        """Per seat: ``bot``, ``present``, ``away`` (dropped; a bot stands in after the grace
-        period: ``stand_in``) or ``waiting`` (invited, never came)."""
-        out = []
+        """Per seat: ``bot``, ``dummy``, ``present``, ``away`` (dropped; a bot stands in after
+        the grace period: ``stand_in``) or ``waiting`` (invited, never came)."""
+        out: list[str] = []
         for seat, config in enumerate(self.table.seats):
-            if config.kind == "bot":
-                out.append("bot")
+            if config.kind in ("bot", "dummy"):
+                out.append(config.kind)
             elif self.present[seat]:
                 out.append("present")
             elif not config.claimed:
@@ -202,21 +218,23 @@ class Room:
         if kind == "join":
             self._join(conn, message.get("token"))
             return
-        if kind not in ("play", "next", "rematch"):
+        if kind not in ("play", "bid", "call", "next", "rematch"):
             raise TableError(f"unknown message type {kind!r}", "malformed")
         seat = conn.seat
         if seat is None:
             raise TableError("join a seat with its token first; spectators cannot act",
                              "not_seated")
-        if kind == "play":
-            card_text = message.get("card")
-            if not isinstance(card_text, str):
-                raise TableError("'card' must be a card such as \"7H\"", "malformed")
-            try:
-                card = parse_card(card_text)
-            except CardParseError as error:
-                raise TableError(str(error), "malformed") from None
-            self.table.play(seat, card)
+        if kind in ("play", "bid", "call"):
+            if kind == "bid":
+                value = message.get("bid")
+                if type(value) is not int:
+                    raise TableError("'bid' must be a whole number of card points (61 to 120) "
+                                     "or 0 to pass", "malformed")
+                self.table.bid(seat, value)
+            elif kind == "call":
+                self.table.call(seat, _card_of(message))
+            else:
+                self.table.play(seat, _card_of(message))
             self.broadcast()
             if self.latencies is not None:
                 self.latencies.append(time.perf_counter() - received)
@@ -321,21 +339,25 @@ class Room:
         if table.version != version or not self.bot_plays(seat):
             return True  # something changed meanwhile (the player came back): look again
         to_play = state.to_play
+        stage = state.phase
         info = state.information_state(to_play)
         bot = self._bot(to_play)
+        decide = {"bidding": bot.bid, "calling": bot.call}.get(stage, bot.choose)
         try:
-            card = await asyncio.get_running_loop().run_in_executor(self.executor, bot.choose,
-                                                                    info)
-        except Exception:  # a broken bot must not stall the table: play its lowest card
+            choice: int | None = await asyncio.get_running_loop().run_in_executor(
+                self.executor, decide, info)
+        except Exception:  # a broken bot must not stall the table: a plain choice instead
             log.exception("table %s: bot %r failed at seat %d", table.id, bot.name, to_play)
-            card = info.legal_moves()[0]
-        if card not in info.legal_moves():
-            log.error("table %s: bot %r chose an illegal card at seat %d", table.id, bot.name,
-                      to_play)
-            card = info.legal_moves()[0]
+            choice = None
+        choice = _checked_choice(table.id, bot, info, stage, choice)
         if table.version != version or not self.bot_plays(seat):
             return True
-        table.play(seat, card)
+        if stage == "bidding":
+            table.bid(seat, choice)
+        elif stage == "calling":
+            table.call(seat, choice)
+        else:
+            table.play(seat, choice)
         self.broadcast()
         return True
 
@@ -374,6 +396,28 @@ class Room:
             self._driver.cancel()
 
 
+def _checked_choice(table_id: str, bot: Bot, info: InformationState, stage: str,
+                    choice: int | None) -> int:
+    """The bot's bid, call or card if the rules allow it, else a plain one (and a log line):
+    a pass, the plain bot's call, the first legal card."""
+    rules = info.rules
+    if stage == "bidding":
+        ok = choice is not None and bid_error(rules, info.bids, choice) is None
+        fallback: int = PASS
+    elif stage == "calling":
+        ok = choice is not None and call_error(rules, choice) is None
+        fallback = Bot.call(bot, info)
+    else:
+        ok = choice in info.legal_moves()
+        fallback = info.legal_moves()[0]
+    if ok and choice is not None:
+        return choice
+    if choice is not None:
+        log.error("table %s: bot %r made an illegal %s choice (%r) at seat %d", table_id,
+                  bot.name, stage, choice, info.seat)
+    return fallback
+
+
 class Rooms:
     """Every table the server holds, by id."""
 
@@ -402,7 +446,7 @@ class Rooms:
         from sueca.server.tables import parse_rules, parse_seats
 
         rules = parse_rules(rules_data)
-        seats = parse_seats(seats_data, rules.players)
+        seats = parse_seats(seats_data, rules)
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
                              open_seats=open_seats, created=time.time())

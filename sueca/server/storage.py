@@ -10,9 +10,12 @@ nothing (SQLite's write-ahead log, ``synchronous=NORMAL``, survives a crash of t
 >>> store.create_table("t1", {"seats": []})
 >>> mid = store.start_match("t1", {"variant": "standard"}, first_dealer=0, seats=["a", "b"])
 >>> store.add_deal(mid, 0, 0, ["AS", "2S", "3S", "4S"], "AS")
+>>> store.set_auction(mid, 0, [0, 70], None)
 >>> store.add_play(mid, 0, 0, "2S")
 >>> [t.id for t in store.open_tables()], store.load_match(mid).record.deals[0].plays
 (['t1'], ['2S'])
+>>> store.load_match(mid).record.deals[0].bids
+[0, 70]
 """
 
 from __future__ import annotations
@@ -66,7 +69,11 @@ class Storage(Protocol):
     ) -> int: ...
 
     def add_deal(
-        self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str
+        self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str | None
+    ) -> None: ...
+
+    def set_auction(
+        self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
     ) -> None: ...
 
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None: ...
@@ -107,6 +114,7 @@ CREATE TABLE IF NOT EXISTS deals (
     dealer INTEGER NOT NULL,
     hands TEXT NOT NULL,
     trump_card TEXT NOT NULL,
+    auction TEXT,
     PRIMARY KEY (match_id, idx)
 );
 CREATE TABLE IF NOT EXISTS plays (
@@ -132,6 +140,9 @@ class SQLiteStorage:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(deals)")}
+        if "auction" not in columns:  # a database made before bidding tables
+            self._db.execute("ALTER TABLE deals ADD COLUMN auction TEXT")
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         if str(path) != ":memory:":
@@ -181,11 +192,22 @@ class SQLiteStorage:
         return cursor.lastrowid
 
     def add_deal(
-        self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str
+        self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str | None
     ) -> None:
+        # A bidding table turns no card: stored as "" (the column predates such tables).
         self._db.execute(
             "INSERT INTO deals (match_id, idx, dealer, hands, trump_card) VALUES (?, ?, ?, ?, ?)",
-            (match_id, index, dealer, json.dumps(hands), trump_card),
+            (match_id, index, dealer, json.dumps(hands), trump_card or ""),
+        )
+
+    def set_auction(
+        self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
+    ) -> None:
+        """A bidding table's auction so far: the bids in bidding order, the called card."""
+        auction = json.dumps({"bids": bids, "called_card": called_card})
+        self._db.execute(
+            "UPDATE deals SET auction = ? WHERE match_id = ? AND idx = ?",
+            (auction, match_id, deal_index),
         )
 
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None:
@@ -243,13 +265,16 @@ class SQLiteStorage:
             (match_id,),
         ):
             plays.setdefault(deal_idx, []).append(card)
-        deals = [
-            DealRecord(dealer, json.loads(hands), trump, plays.get(idx, []))
-            for idx, dealer, hands, trump in self._db.execute(
-                "SELECT idx, dealer, hands, trump_card FROM deals WHERE match_id = ? ORDER BY idx",
-                (match_id,),
-            )
-        ]
+        deals = []
+        for idx, dealer, hands, trump, auction_text in self._db.execute(
+            "SELECT idx, dealer, hands, trump_card, auction FROM deals WHERE match_id = ?"
+            " ORDER BY idx",
+            (match_id,),
+        ):
+            auction = json.loads(auction_text) if auction_text else {}
+            deals.append(DealRecord(dealer, json.loads(hands), trump or None,
+                                    plays.get(idx, []), bids=auction.get("bids"),
+                                    called_card=auction.get("called_card")))
         record = GameRecord(json.loads(rules), first_dealer, deals)
         return StoredMatch(
             id=match_id,

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from sueca.bots import BOTS, STRONGEST
-from sueca.cards import Card, card_name, format_mask
+from sueca.cards import Card, card_name, format_mask, held_copy
 from sueca.match import Match
 from sueca.record import replay
 from sueca.rules import Rules, RulesError
@@ -24,12 +24,13 @@ from sueca.scoring import HandResult
 from sueca.server.storage import Storage, StoredTable
 from sueca.state import IllegalMoveError, State
 
-SeatKind = Literal["human", "bot"]
+# A dummy seat (three players at a four-seat table) has nobody: its partner plays its cards.
+SeatKind = Literal["human", "bot", "dummy"]
 Phase = Literal["playing", "deal_over", "match_over"]
 
 NAME_MAX = 24
 # Names for bots whose seat was given none: the web table shows a "bot" badge beside them.
-BOT_NAMES = ("Rita", "Tomás", "Inês", "Vasco")
+BOT_NAMES = ("Rita", "Tomás", "Inês", "Vasco", "Beatriz", "Duarte", "Leonor", "Afonso")
 
 
 class TableError(ValueError):
@@ -60,14 +61,23 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())[:NAME_MAX]
 
 
-def parse_seats(data: Any, players: int) -> list[SeatConfig]:
-    """Seats from a lobby request: ``[{"kind": "human"|"bot", "name": …, "level": …}, …]``."""
+def parse_seats(data: Any, rules: Rules) -> list[SeatConfig]:
+    """Seats from a lobby request: ``[{"kind": "human"|"bot", "name": …, "level": …}, …]``,
+    one per seat of the rules; the rules' dummy seat is ``{"kind": "dummy"}`` (or kind left
+    out): nobody sits there, its partner plays it."""
+    players = rules.players
     if not isinstance(data, list) or len(data) != players:
         raise TableError(f"seats must be a list of {players} seats", "bad_seats")
     seats = []
     for index, item in enumerate(data):
         if not isinstance(item, dict):
             raise TableError(f"seat {index} must be an object", "bad_seats")
+        if index == rules.dummy:
+            if item.get("kind", "dummy") != "dummy":
+                raise TableError(f"seat {index} is the dummy: nobody sits there, its partner "
+                                 "plays it (kind 'dummy')", "bad_seats")
+            seats.append(SeatConfig(kind="dummy", name=""))
+            continue
         kind = item.get("kind", "human")
         if kind not in ("human", "bot"):
             raise TableError(f"seat {index}: kind must be 'human' or 'bot'", "bad_seats")
@@ -95,8 +105,6 @@ def parse_rules(data: Any) -> Rules:
         rules = Rules.from_dict(data)
     except (RulesError, TypeError) as error:
         raise TableError(str(error), "bad_rules") from None
-    if rules.players != 4:
-        raise TableError("the web table seats four players", "bad_rules")
     return rules
 
 
@@ -200,7 +208,7 @@ class Table:
             len(self.match.deals) - 1,
             deal.dealer,
             [format_mask(hand) for hand in deal.hands],
-            card_name(deal.trump_card),
+            None if deal.trump_card is None else card_name(deal.trump_card),
         )
         self.state = state
         self.version += 1
@@ -222,21 +230,57 @@ class Table:
             return self.match.results[-1]
         return None
 
+    @property
+    def stage(self) -> str | None:
+        """What the deal waits for: ``bidding``, ``calling``, ``play`` or ``over`` (None
+        before the first deal); see :attr:`State.phase`."""
+        return None if self.state is None else self.state.phase
+
     def actor(self) -> int | None:
-        """The seat that decides the next card (the partner for a dummy), if a card is due."""
+        """The seat that decides the next bid, call or card (the partner for a dummy)."""
         if self.phase != "playing" or self.state is None:
             return None
         return self.rules.controller_of(self.state.to_play)
 
-    def play(self, seat: int, card: Card) -> None:
-        """``seat`` plays ``card`` (for the dummy when ``seat`` controls it). Raises
-        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
+    def _check_turn(self, seat: int, stage: str, action: str) -> State:
         state = self.state
         if state is None or self.phase != "playing":
-            raise TableError("no card may be played now: the hand is over", "not_playing")
+            raise TableError(f"no {action} now: the hand is over", "not_playing")
+        if state.phase != stage:
+            wanted = {"bidding": "a bid", "calling": "the declarer's called card",
+                      "play": "a card"}[state.phase]
+            raise TableError(f"no {action} now: the table waits for {wanted}", "not_now")
         actor = self.actor()
         if seat != actor:
             raise TableError(f"it is seat {actor}'s turn, not seat {seat}'s", "not_your_turn")
+        return state
+
+    def bid(self, seat: int, value: int) -> None:
+        """``seat`` bids ``value`` card points (0 passes) at a bidding table. Raises
+        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
+        state = self._check_turn(seat, "bidding", "bid")
+        state.bid(value, seat)
+        self._store_auction(state)
+
+    def call(self, seat: int, card: Card) -> None:
+        """The declarer ``seat`` names ``card`` (a face of the deck): its suit is trump."""
+        state = self._check_turn(seat, "calling", "card is to be called")
+        state.call(card, seat)
+        self._store_auction(state)
+
+    def _store_auction(self, state: State) -> None:
+        contract = state.contract
+        self.storage.set_auction(
+            self.match_id, self.deal_index, list(state.bids),
+            None if contract is None else card_name(contract.called_card))
+        self.version += 1
+
+    def play(self, seat: int, card: Card) -> None:
+        """``seat`` plays ``card`` (for the dummy when ``seat`` controls it). A card named by
+        its face is the copy the hand holds (two decks hold two of each). Raises
+        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
+        state = self._check_turn(seat, "play", "card may be played")
+        card = held_copy(state.hands[state.to_play], card)
         state.play(card, state.to_play)
         self.storage.add_play(self.match_id, self.deal_index, len(state.plays) - 1,
                               card_name(card))
@@ -255,7 +299,7 @@ class Table:
         """Each seat's name; an unnamed bot gets one of :data:`BOT_NAMES`, an unnamed player
         "Seat N" (numbered from 1, as the lobby shows seats)."""
         return [seat.name or (BOT_NAMES[i % len(BOT_NAMES)] if seat.kind == "bot"
-                              else f"Seat {i + 1}")
+                              else "Dummy" if seat.kind == "dummy" else f"Seat {i + 1}")
                 for i, seat in enumerate(self.seats)]
 
     def seat_for_token(self, token: str) -> int | None:

@@ -3,18 +3,33 @@
 Every card in a view comes from an :class:`~sueca.infostate.InformationState` — the engine's one
 filter of hidden information (boardgame.io calls this ``playerView``). A seat's view is built
 from that seat's information state; the public view shows only what *every* seat knows (the
-intersection of the four information states), so a spectator learns nothing a player at the
+intersection of the seats' information states), so a spectator learns nothing a player at the
 table could not. The table itself contributes only public facts: names, the score sheet, the
 phase.
+
+At a bidding table (five-player Sueca Italiana) the sides of a deal come from the viewer's
+information state only (``sides``: 0 the declarer's, 1 the defenders', ``None`` unknown), so the
+declarer's secret partner shows in nobody's view but his own until the called card is played;
+the spectator's sides are those every seat knows. Rules-level teams (``rules.teams``) are empty
+there and never used for a side.
+
+Cards are sent by name (``"7H"``). With two decks a hand may hold two cards of one name: the
+browser sends the name back and the server plays the copy the hand holds
+(:func:`sueca.cards.held_copy`); the two copies are alike in every way but the order played.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from sueca.auction import bidding_order, high_bidder
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_knowledge
+from sueca.rules import MAX_BID, MIN_BID
 from sueca.server.tables import Table
+
+Sides = Sequence[int | None]
 
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
 
@@ -35,34 +50,73 @@ def _last_trick(info: InformationState) -> dict[str, Any] | None:
             "points": done.points}
 
 
-def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> dict[str, Any]:
+def _auction(info: InformationState) -> dict[str, Any]:
+    """A bidding table's auction as everybody sees it: the bids in order, whose turn, the
+    lowest bid allowed now, and the contract once the card is called."""
+    rules = info.rules
+    bids = list(info.bids)
+    highest = max(bids, default=0)
+    lowest = highest + 1 if rules.bid_must_rise and highest else MIN_BID
+    done = len(bids) == rules.players
+    contract = info.contract
+    return {
+        "order": list(bidding_order(rules, info.dealer)),
+        "bids": bids,
+        "to_bid": info.to_play if info.phase == "bidding" else None,
+        "min_bid": lowest if lowest <= MAX_BID else None,  # None: only a pass is left
+        "max_bid": MAX_BID,
+        "declarer": high_bidder(rules, info.dealer, bids)[0] if done else None,
+        "contract": None if contract is None else {
+            "declarer": contract.declarer,
+            "bid": contract.bid,
+            "target": contract.target,
+            "called_card": _NAMES[contract.called_card],
+        },
+    }
+
+
+def _deal_part(table: Table, info: InformationState, known: Sequence[CardMask],
+               sides: Sides) -> dict[str, Any]:
     """The cards on the table, as ``info`` sees them; ``known`` is, per seat, the cards of
-    that seat's hand this viewer may see (its own whole hand for a seat's view)."""
+    that seat's hand this viewer may see (its own whole hand for a seat's view), ``sides``
+    each seat's side as this viewer knows it."""
     rules = info.rules
     hand_sizes = list(info.hand_sizes)
+    trump_card = info.trump_card
     part: dict[str, Any] = {
         "deal": table.deal_index,
+        "stage": info.phase,
         "dealer": info.dealer,
-        "trump_card": _NAMES[info.trump_card],
-        "trump": SUIT_LETTERS[info.trump],
+        "trump_card": None if trump_card is None else _NAMES[trump_card],
+        "trump": SUIT_LETTERS[info.trump] if info.trump >= 0 else None,
         "trump_held": info.trump_card_held,
         "to_play": info.to_play if table.phase == "playing" else None,
         "actor": table.actor(),
+        "first_leader": info.opening_leader,
         "played": len(info.plays),
         "trick": {"leader": info.leader, "cards": _cards(info.trick)},
         "last_trick": _last_trick(info),
         "hand_sizes": hand_sizes,
         "known": [_mask(mask) for mask in known],
-        "tricks_won": [sum(1 for w in info.trick_winners if rules.teams[w] == team)
+        "sides": list(sides),
+        "tricks_won": [sum(1 for w in info.trick_winners if sides[w] == team)
                        for team in range(rules.teams_count)],
     }
+    if rules.bidding:
+        part["auction"] = _auction(info)
+        # Each player keeps his own tricks: his tricks and card points lie before him.
+        part["seat_tricks"] = [info.trick_winners.count(s) for s in range(rules.players)]
+        part["seat_points"] = list(info.seat_points)
     if rules.review_tricks:
         # Learners' tables may look back at taken tricks, and so see the points taken.
         part["past_tricks"] = [
             {"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner, "points": t.points}
             for t in info.past_tricks
         ]
-        part["points_taken"] = list(info.points_taken)
+        part["points_taken"] = [
+            sum(p for seat, p in enumerate(info.seat_points) if sides[seat] == team)
+            for team in range(rules.teams_count)
+        ]
     if table.phase != "playing":
         # Every card is down: the dealt hands are public now, rebuilt from the plays.
         dealt = [0] * rules.players
@@ -76,6 +130,7 @@ def _deal_part(table: Table, info: InformationState, known: list[CardMask]) -> d
             "tricks": list(result.tricks),
             "game_points": list(result.game_points),
             "tie": result.tie,
+            "made": result.made,
         }
     return part
 
@@ -97,9 +152,14 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
         "seats": [
             {"seat": i, "name": names[i], "named": bool(seat.name), "kind": seat.kind,
              "level": seat.level,
-             "team": rules.teams[i], "status": presence[i]}
+             # The partnerships of the rules; None at a bidding table (see ``sides``).
+             "team": rules.teams[i] if rules.teams else None, "status": presence[i]}
             for i, seat in enumerate(table.seats)
         ],
+        "players": rules.players,
+        "dummy": rules.dummy,
+        "bidding": rules.bidding,
+        "score_per_seat": rules.scores_per_seat,  # the match score: per seat, not per team
         "score": {
             "match": list(table.match.score),
             "deals": [list(r.game_points) for r in table.match.results],
@@ -116,7 +176,7 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
     state = table.state
     if state is not None:
         info = state.information_state(seat)
-        view.update(_deal_part(table, info, list(info.known)))
+        view.update(_deal_part(table, info, info.known, info.teams))
         view["hand"] = _mask(info.hand)
         can_act = table.actor() == seat
         # A partner playing the dummy chooses from the dummy's hand.
@@ -138,11 +198,20 @@ def public_part(table: Table) -> dict[str, Any]:
     state = table.state
     if state is not None:
         infos = [state.information_state(s) for s in range(table.rules.players)]
-        view.update(_deal_part(table, infos[0], list(common_knowledge(infos))))
+        view.update(_deal_part(table, infos[0], common_knowledge(infos), common_sides(infos)))
         view["hand"] = []
         view["legal"] = []
         view["acting_for"] = None
     return view
+
+
+def common_sides(infos: Sequence[InformationState]) -> list[int | None]:
+    """Each seat's side as every seat knows it (None where some seat does not): at a bidding
+    table the declarer's side is public, his partner is not until the called card is played."""
+    return [
+        sides.pop() if len(sides := {info.teams[s] for info in infos}) == 1 else None
+        for s in range(len(infos))
+    ]
 
 
 def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> dict[str, Any]:

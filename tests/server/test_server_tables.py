@@ -10,6 +10,7 @@ import pytest
 
 from sueca.cards import card_name, mask_cards
 from sueca.record import check
+from sueca.rules import STANDARD
 from sueca.server.storage import SQLiteStorage
 from sueca.server.tables import SeatConfig, Table, TableError, parse_rules, parse_seats
 from sueca.server.views import public_view, seat_view
@@ -18,7 +19,7 @@ from sueca.state import IllegalMoveError
 
 def new_table(store: SQLiteStorage, seed: int = 1, rules: dict[str, object] | None = None,
               table_id: str = "t1") -> Table:
-    seats = parse_seats([{"kind": "human", "name": n} for n in ("A", "B", "C", "D")], 4)
+    seats = parse_seats([{"kind": "human", "name": n} for n in ("A", "B", "C", "D")], STANDARD)
     return Table.create(table_id, parse_rules(rules), seats, store, random.Random(seed))
 
 
@@ -92,9 +93,9 @@ def test_lobby_input_is_validated() -> None:
     with pytest.raises(TableError, match="unknown rules option"):
         parse_rules({"variant": "standard", "nope": 1})
     with pytest.raises(TableError, match="4 seats"):
-        parse_seats([{"kind": "bot"}], 4)
+        parse_seats([{"kind": "bot"}], STANDARD)
     seats = parse_seats([{"kind": "human", "name": "  Ana   Maria " + "x" * 40}, {"kind": "bot"},
-                         {"kind": "bot", "level": "random"}, {"kind": "human"}], 4)
+                         {"kind": "bot", "level": "random"}, {"kind": "human"}], STANDARD)
     assert seats[0].name.startswith("Ana Maria") and len(seats[0].name) == 24
     assert seats[0].token and seats[3].token and seats[0].token != seats[3].token
     assert seats[1].token == "" and seats[2].level == "random"
