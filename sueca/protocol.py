@@ -1,28 +1,43 @@
 """The bot protocol ``sueca-bot/1`` (/work/shared/BOT_PROTOCOL.md, docs/protocol.md): JSON lines
-over a program's standard input and output.
+over a program's standard input and output, at every table of the rules.
 
 Two sides live here:
 
 - :class:`ExternalBot` is the referee's side: a :class:`~sueca.bots.Bot` that runs a command
   and plays through it, so the arena and the web table can seat any program that speaks the
-  protocol (``--bots cmd:'python my_bot.py'``). Everything it sends is read off the seat's
-  :class:`~sueca.infostate.InformationState` (and, once the deal is over, the hands as dealt).
+  protocol (``--bots cmd:'python my_bot.py'``). What it sends is composed by :class:`SeatFeed`
+  from the seat's :class:`~sueca.infostate.InformationState` alone (and, once the deal is over,
+  the hands as dealt), so a program can learn nothing its seat may not know.
 - :func:`serve` is the bot's side: the loop behind ``sueca bot NAME``, which rebuilds the
-  seat's information state from the messages (:class:`SeatTracker`) and asks a bot for cards.
+  seat's information state from the messages (:class:`SeatTracker`) and asks a bot for its
+  bids, its called card and its cards.
+
+Version 1 grew *extensions* for the tables of RULES.md sections 3 and 4 (docs/protocol.md):
+``bid_turn``/``bid``, ``call_turn``/``call`` and ``contract`` for the five-player auction,
+``shown`` for cards that become known during the play (a dummy, open hands), ``turn`` with a
+``seat`` for the dummy's card, ``played`` with ``turned`` for the turned trump card itself at a
+double-deck table, and ``deal_end`` with ``set_aside`` and ``seat_points``. A card is named by
+its face: with two decks a hand names a card twice, and the referee plays the copy the hand
+holds (:func:`sueca.cards.held_copy`).
 
 **Error policy of the referee.** A program must never crash the referee. Every fault is
 recorded in :attr:`ExternalBot.errors` with the bot's name and seat, and the play goes on:
 
-- an answer that is not JSON, not a ``play`` message, or not a legal card of the turn: the
-  turn is asked again (``retries`` times, default 1); after that the seat plays the
-  *fallback card*, the first legal card in deck order;
-- no answer within the move's ``time_ms`` plus ``grace_ms``, a program that exits or closes
-  its output, or one that never says hello: the program is stopped and the seat is
-  *forfeited*: it plays the fallback card for every move until the bot is closed.
+- an answer that is not JSON, not the message asked for, or not a legal card, bid or call:
+  the question is asked again (``retries`` times, default 1); after that the seat plays the
+  *fallback card* (the first legal card in deck order), passes, or calls the fallback card
+  (:meth:`Bot.call`'s default: the top card it lacks in its longest suit);
+- no card within the move's ``time_ms`` plus ``grace_ms``, a program that exits or closes its
+  output, or one that never says hello: the program is stopped and the seat is *forfeited*:
+  it plays the fallback card (passes, calls the fallback card) until the bot is closed;
+- no answer to a ``bid_turn`` or ``call_turn`` in that time: the program is taken to predate
+  the auction extension. It is not stopped (it may still play cards): the seat passes (calls
+  the fallback card), and is not asked to bid or call again.
 
-A late answer would otherwise be read as the answer to the next turn, so a timeout always
-disconnects. Lines of type ``info`` are kept (the last 100, in :attr:`ExternalBot.infos`);
-other unknown types are ignored, as the protocol asks.
+A late card would otherwise be read as the answer to the next turn, so a timeout on a card
+always disconnects; a late bid or call cannot be mistaken for a card (each answer has its own
+type) and the seat is never asked for one again. Lines of type ``info`` are kept (the last
+100, in :attr:`ExternalBot.infos`); other unknown types are ignored, as the protocol asks.
 """
 
 from __future__ import annotations
@@ -37,26 +52,35 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
-from typing import IO, Any, TextIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any, TextIO, TypeVar
 
+from sueca.auction import PASS, bid_error, bidding_order, call_error, high_bidder
 from sueca.bots.base import Bot
 from sueca.cards import (
+    DECK_SIZE,
+    SUIT_LETTERS,
     Card,
     CardMask,
     CardParseError,
+    card_face,
     card_name,
+    card_suit,
     cards_mask,
+    held_copy,
     mask_cards,
     parse_card,
 )
 from sueca.deal import Deal
 from sueca.infostate import InformationState
 from sueca.jsontext import NotJsonError, parse_json
-from sueca.rules import Rules, RulesError
+from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
 PROTOCOL = "sueca-bot/1"
+
+T = TypeVar("T")
 
 
 class ProtocolError(ValueError):
@@ -81,7 +105,147 @@ def decode(line: str) -> dict[str, Any]:
     return message
 
 
-# ---- the referee's side ------------------------------------------------------------------
+def card_names(mask: CardMask) -> list[str]:
+    """The names of a mask's cards, deck order; with two decks a card held twice is named
+    twice."""
+    return [card_name(c) for c in mask_cards(mask)]
+
+
+def copies(face: Card, rules: Rules) -> tuple[Card, ...]:
+    """Every copy of a card's face at this table (one per deck)."""
+    return tuple(card_face(face) + DECK_SIZE * k for k in range(rules.decks))
+
+
+def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
+    """The lowest bid other than a pass that the next bidder may make (above ``MAX_BID`` when
+    only a pass is left)."""
+    highest = max(bids, default=PASS)
+    return max(MIN_BID, highest + 1) if rules.bid_must_rise else MIN_BID
+
+
+# ---- the referee's side: what one seat is told --------------------------------------------
+
+
+@dataclass
+class _DealSent:
+    """How far one deal has been told to the seat."""
+
+    key: tuple[int, Card | None, CardMask]  # dealer, turned card, the seat's hand as dealt
+    told: list[CardMask]  # per seat, the cards of its hand the seat has been told of
+    bids: int = 0
+    contract: bool = False
+    plays: int = 0
+
+
+@dataclass
+class SeatFeed:
+    """The referee's messages to one seat, composed from that seat's information states only.
+
+    The referee sees a seat only when it asks it something (or tells it the deal is over), so
+    :meth:`catch_up` sends, in order, whatever the seat has come to know since the last time:
+    a new ``deal``, the ``bid`` broadcasts, the ``contract``, the cards ``played``, and
+    ``shown`` for cards of other hands that the seat's ``known`` masks now hold. Nothing else
+    of the state is ever read, so nothing hidden can be sent.
+    """
+
+    rules: Rules | None = None
+    seat: int = -1
+    _match_sent: bool = False
+    _deal: _DealSent | None = None
+
+    def start_match(self, rules: Rules, seat: int) -> None:
+        self.rules = rules
+        self.seat = seat
+        self._match_sent = False
+        self._deal = None
+
+    def view(self, info: InformationState) -> InformationState:
+        """``info`` as this feed's seat sees it. The dummy's information state, handed to the
+        program of the dummy's partner (who plays its cards), is the partner's own with the
+        seat and hand changed: both know both hands and everything public. Any other seat
+        starts a new match for that seat."""
+        rules = info.rules
+        if rules == self.rules and info.seat != self.seat and info.seat == rules.dummy and (
+            rules.controller_of(info.seat) == self.seat
+        ):
+            return dataclasses.replace(info, seat=self.seat, hand=info.known[self.seat])
+        if rules != self.rules or info.seat != self.seat:
+            self.start_match(rules, info.seat)
+        return info
+
+    def match_messages(self) -> list[dict[str, Any]]:
+        if self.rules is None or self._match_sent:
+            return []
+        self._match_sent = True
+        return [{"type": "match", "rules": self.rules.to_dict(), "seat": self.seat}]
+
+    def catch_up(self, info: InformationState) -> list[dict[str, Any]]:
+        """Everything ``info`` (this feed's seat, see :meth:`view`) knows that was not yet told."""
+        info = self.view(info)
+        rules = info.rules
+        out = self.match_messages()
+        seats = info.play_seats()
+        dealt = info.hand
+        for seat, card in zip(seats, info.plays, strict=True):
+            if seat == info.seat:
+                dealt |= 1 << card
+        key = (info.dealer, info.trump_card, dealt)
+        sent = self._deal
+        if sent is None or sent.key != key or sent.plays > len(info.plays) or (
+            sent.bids > len(info.bids)
+        ):
+            told = [0] * rules.players
+            told[info.seat] = dealt
+            deal: dict[str, Any] = {"type": "deal", "dealer": info.dealer,
+                                    "hand": card_names(dealt)}
+            if info.trump_card is not None:
+                told[info.dealer] |= 1 << info.trump_card
+                deal["trump_card"] = card_name(info.trump_card)
+            sent = self._deal = _DealSent(key, told)
+            out.append(deal)
+        order = bidding_order(rules, info.dealer)
+        for index in range(sent.bids, len(info.bids)):
+            out.append({"type": "bid", "seat": order[index], "value": info.bids[index]})
+        sent.bids = len(info.bids)
+        contract = info.contract
+        if contract is not None and not sent.contract:
+            # The called card, never its holder: the partner is secret until it is played.
+            out.append({"type": "contract", "declarer": contract.declarer, "bid": contract.bid,
+                        "called_card": card_name(contract.called_card),
+                        "trump": SUIT_LETTERS[contract.trump]})
+            sent.contract = True
+        for index in range(sent.plays, len(info.plays)):
+            card = info.plays[index]
+            played: dict[str, Any] = {"type": "played", "seat": seats[index],
+                                      "card": card_name(card)}
+            if rules.decks > 1 and card == info.trump_card:
+                played["turned"] = True  # the turned card itself, not its twin
+            out.append(played)
+        sent.plays = len(info.plays)
+        for seat, known in enumerate(info.known):
+            new = known & ~sent.told[seat]
+            if seat != info.seat and new:
+                out.append({"type": "shown", "seat": seat, "cards": card_names(new)})
+                sent.told[seat] |= new
+        return out
+
+    def deal_end(self, info: InformationState, hands: Sequence[CardMask]
+                 ) -> list[dict[str, Any]]:
+        """What is left to tell, then ``deal_end`` with every hand as dealt (public now)."""
+        if self.view(info).seat != info.seat:
+            return []  # the dummy's partner hears the end of the deal for its own seat
+        out = self.catch_up(info)
+        rules = info.rules
+        end: dict[str, Any] = {"type": "deal_end", "points": list(info.points_taken),
+                               "hands": [card_names(h) for h in hands]}
+        if rules.set_aside:
+            dealt = cards_mask(c for h in hands for c in mask_cards(h))
+            end["set_aside"] = card_names(((1 << rules.deck_size) - 1) & ~dealt)
+        if rules.bidding:
+            end["seat_points"] = list(info.seat_points)
+        out.append(end)
+        self._deal = None
+        return out
 
 
 class ExternalBot(Bot):
@@ -90,7 +254,9 @@ class ExternalBot(Bot):
     ``command`` is split like a shell line (``python my_bot.py --depth 3``); ``{seed}`` in it
     becomes this bot's seed, so that a seeded program plays the same way every time (the
     arena seeds each board's bots). The program starts on first use and stops at
-    :meth:`close`.
+    :meth:`close`. At a three-player table the program of the dummy's partner may be asked
+    for the dummy's cards too: :meth:`choose` with the dummy's information state sends a
+    ``turn`` naming the dummy's seat.
     """
 
     def __init__(
@@ -120,22 +286,18 @@ class ExternalBot(Bot):
         self.errors: list[str] = []
         self.infos: deque[dict[str, Any]] = deque(maxlen=100)
         self.remote_name: str | None = None  # what the program calls itself
+        self.feed = SeatFeed()
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
         self._forfeited = False
-        self._match: tuple[Rules, int] | None = None
-        self._match_sent = False
-        self._deal_key: tuple[int, int, CardMask] | None = None
-        self._sent = 0  # plays of the current deal already sent
+        self._no_auction = False  # it let a bid or call time out: it predates the auction
 
     # -- the Bot interface --
 
     def new_match(self, rules: Rules, seat: int) -> None:
-        self._match = (rules, seat)
-        self._match_sent = False
-        self._deal_key = None
-        self._send_match()
+        self.feed.start_match(rules, seat)
+        self._send_all(self.feed.match_messages())
 
     def choose(self, info: InformationState) -> Card:
         legal = info.legal_moves()
@@ -144,31 +306,39 @@ class ExternalBot(Bot):
         fallback = legal[0]
         if self._forfeited:
             return fallback
-        self._sync(info)
-        names = [card_name(c) for c in legal]
-        for attempt in range(self.retries + 1):
-            if not self._send({"type": "turn", "legal": names, "time_ms": self.time_ms}):
-                return fallback
-            answer = self._read((self.time_ms + self.grace_ms) / 1000, "play",
-                                f"its card (seat {info.seat}, trick {info.trick_number + 1})")
-            if answer is None:
-                return fallback
-            problem = answer if isinstance(answer, str) else self._check_play(answer, legal)
-            if isinstance(problem, int):
-                return problem
-            again = ("asking again" if attempt < self.retries
-                     else f"playing the fallback card {card_name(fallback)}")
-            self._error(f"seat {info.seat}: {problem}; {again}")
-        return fallback
+        own_seat = self.feed.view(info).seat
+        turn: dict[str, Any] = {"type": "turn",
+                                "legal": list(dict.fromkeys(card_name(c) for c in legal)),
+                                "time_ms": self.time_ms}
+        if own_seat != info.seat:
+            turn["seat"] = info.seat  # the dummy's card, played by its partner
+        answer = self._ask(info, turn, "play", f"its card (seat {info.seat}, trick "
+                           f"{info.trick_number + 1})", lambda m: _check_play(m, info),
+                           f"playing the fallback card {card_name(fallback)}")
+        return fallback if answer is None else answer
+
+    def bid(self, info: InformationState) -> int:
+        if self._forfeited or self._no_auction or info.phase != "bidding":
+            return PASS
+        question = {"type": "bid_turn", "min": lowest_bid(info.rules, info.bids),
+                    "max": MAX_BID, "pass": PASS, "time_ms": self.time_ms}
+        answer = self._ask(info, question, "bid", f"its bid (seat {info.seat})",
+                           lambda m: _check_bid(m, info), "passing", patient=True)
+        return PASS if answer is None else answer
+
+    def call(self, info: InformationState) -> Card:
+        fallback = super().call(info)
+        if self._forfeited or self._no_auction or info.phase != "calling":
+            return fallback
+        answer = self._ask(info, {"type": "call_turn", "time_ms": self.time_ms}, "call",
+                           f"its called card (seat {info.seat})", lambda m: _check_call(m, info),
+                           f"calling the fallback card {card_name(fallback)}", patient=True)
+        return fallback if answer is None else answer
 
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
         if self._forfeited or self._process is None:
             return
-        self._sync(info)
-        points = [round(p) for p in info.points_taken]
-        self._send({"type": "deal_end", "points": points,
-                    "hands": [[card_name(c) for c in mask_cards(h)] for h in hands]})
-        self._deal_key = None
+        self._send_all(self.feed.deal_end(info, hands))
 
     def close(self) -> None:
         process = self._process
@@ -185,6 +355,44 @@ class ExternalBot(Bot):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+    # -- one question --
+
+    def _ask(
+        self,
+        info: InformationState,
+        question: dict[str, Any],
+        expect: str,
+        waiting_for: str,
+        check: Callable[[dict[str, Any]], T | str],
+        fallback: str,
+        patient: bool = False,
+    ) -> T | None:
+        """Catch the seat up, ask ``question`` and return the checked answer (what ``check``
+        returns when it is not a string: a string says what is wrong). ``None`` after the
+        retries, a forfeit, or (``patient``) a timeout that marks a program without the
+        auction extension."""
+        if not self._send_all(self.feed.catch_up(info)):
+            return None
+        for attempt in range(self.retries + 1):
+            if not self._send(question):
+                return None
+            timeout = (self.time_ms + self.grace_ms) / 1000
+            answer = self._read(timeout, expect, waiting_for, forfeit_on_timeout=not patient)
+            if answer is None:
+                if not self._forfeited:  # a patient question timed out
+                    self._no_auction = True
+                    self._error(f"seat {info.seat}: no answer within {timeout:.1f} s while "
+                                f"waiting for {waiting_for} (a program that predates the "
+                                f"auction?); {fallback}, and it is not asked to bid or call "
+                                "again")
+                return None
+            result = answer if isinstance(answer, str) else check(answer)
+            if not isinstance(result, str):
+                return result
+            again = "asking again" if attempt < self.retries else fallback
+            self._error(f"seat {info.seat}: {result}; {again}")
+        return None
 
     # -- what is sent --
 
@@ -217,34 +425,8 @@ class ExternalBot(Bot):
         self.remote_name = name if isinstance(name, str) else None
         return True
 
-    def _send_match(self) -> None:
-        if self._match is None or self._match_sent or not self._start():
-            return
-        rules, seat = self._match
-        self._match_sent = self._send({"type": "match", "rules": rules.to_dict(), "seat": seat})
-
-    def _sync(self, info: InformationState) -> None:
-        """Send what the seat has seen since the last message: a new deal, the cards played."""
-        if self._match is None or self._match[1] != info.seat or self._match[0] != info.rules:
-            self._match = (info.rules, info.seat)
-            self._match_sent = False
-        self._send_match()
-        seats = info.play_seats()
-        dealt = info.hand
-        for seat, card in zip(seats, info.plays, strict=True):
-            if seat == info.seat:
-                dealt |= 1 << card
-        key = (info.dealer, info.trump_card, dealt)
-        if key != self._deal_key or self._sent > len(info.plays):
-            self._deal_key = key
-            self._sent = 0
-            self._send({"type": "deal", "dealer": info.dealer,
-                        "hand": [card_name(c) for c in mask_cards(dealt)],
-                        "trump_card": card_name(info.trump_card)})
-        for index in range(self._sent, len(info.plays)):
-            self._send({"type": "played", "seat": seats[index],
-                        "card": card_name(info.plays[index])})
-        self._sent = len(info.plays)
+    def _send_all(self, messages: list[dict[str, Any]]) -> bool:
+        return all(self._send(message) for message in messages)
 
     def _send(self, message: dict[str, Any]) -> bool:
         if not self._start():
@@ -262,18 +444,20 @@ class ExternalBot(Bot):
 
     # -- what is read --
 
-    def _read(self, timeout: float, expect: str, waiting_for: str
-              ) -> dict[str, Any] | str | None:
+    def _read(self, timeout: float, expect: str, waiting_for: str,
+              forfeit_on_timeout: bool = True) -> dict[str, Any] | str | None:
         """The next message of type ``expect``; a string saying what is wrong with a line
-        that is no protocol message; ``None`` (and a forfeit) on timeout or exit. ``info``
-        messages are kept and other types skipped, as the protocol asks."""
+        that is no protocol message; ``None`` on timeout (a forfeit unless told otherwise)
+        or exit (a forfeit). ``info`` messages are kept and other types skipped, as the
+        protocol asks."""
         deadline = time.monotonic() + timeout
         while True:
             try:
                 line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
             except queue.Empty:
-                self._forfeit(f"no answer within {timeout:.1f} s while waiting for "
-                              f"{waiting_for}")
+                if forfeit_on_timeout:
+                    self._forfeit(f"no answer within {timeout:.1f} s while waiting for "
+                                  f"{waiting_for}")
                 return None
             if line is None:
                 code = self._process.wait() if self._process is not None else None
@@ -291,19 +475,6 @@ class ExternalBot(Bot):
             if message["type"] == "info":
                 self.infos.append(message)
 
-    def _check_play(self, message: dict[str, Any], legal: Iterable[Card]) -> Card | str:
-        """The card of a ``play`` message when it is legal, else what is wrong with it."""
-        text = message.get("card")
-        try:
-            card = parse_card(text) if isinstance(text, str) else None
-        except CardParseError:
-            card = None
-        if card is None:
-            return f"{text!r} is not a card"
-        if card not in legal:
-            return f"{card_name(card)} is not a legal card now"
-        return card
-
     # -- faults --
 
     def _error(self, message: str) -> None:
@@ -320,6 +491,45 @@ class ExternalBot(Bot):
 
     def _stderr_tail(self) -> str:
         return f"; its last error output: {' | '.join(self._stderr)}" if self._stderr else ""
+
+
+def _named_card(message: dict[str, Any]) -> Card | str:
+    """The card a ``play`` or ``call`` message names (its face), else what is wrong."""
+    text = message.get("card")
+    try:
+        return parse_card(text) if isinstance(text, str) else f"{text!r} is not a card"
+    except CardParseError:
+        return f"{text!r} is not a card"
+
+
+def _check_play(message: dict[str, Any], info: InformationState) -> Card | str:
+    """The card of a ``play`` message (the copy the hand holds) when it is legal, else what
+    is wrong with it."""
+    card = _named_card(message)
+    if isinstance(card, str):
+        return card
+    card = held_copy(info.hand, card)
+    if card not in info.legal_moves():
+        return f"{card_name(card)} is not a legal card now"
+    return card
+
+
+def _check_bid(message: dict[str, Any], info: InformationState) -> int | str:
+    value = message.get("value")
+    problem = bid_error(info.rules, info.bids, value)
+    if problem is not None:
+        return f"bad bid: {problem}"
+    assert isinstance(value, int)
+    return value
+
+
+def _check_call(message: dict[str, Any], info: InformationState) -> Card | str:
+    card = _named_card(message)
+    if isinstance(card, str):
+        return f"bad call: {card}"
+    card = held_copy(info.hand, card)
+    problem = call_error(info.rules, card)
+    return f"bad call: {problem}" if problem is not None else card
 
 
 def _pump(stream: IO[str], put: Callable[[str], object], end: Callable[[], object] | None = None
@@ -345,55 +555,168 @@ def _pump(stream: IO[str], put: Callable[[str], object], end: Callable[[], objec
 class SeatTracker:
     """Rebuilds one seat's :class:`InformationState` from protocol messages.
 
-    A stand-in :class:`State` holds the seat's real hand, the turned card in the dealer's hand
-    and, for every other seat, each card just before that seat plays it: the engine then
-    works out tricks, winners, points and voids exactly as the referee does, and refuses a
-    ``played`` message that could not happen. Hand sizes and known cards are set from the
-    facts the messages give. (Version 1 of the protocol carries no cards shown during the play,
-    so with open hands or a dummy the tracker knows only what a closed table shows.)
+    A stand-in :class:`State` holds what the seat knows of each hand: its own, the turned card
+    in the dealer's hand, the cards ``shown`` to it (a dummy, open hands), and, for every other
+    seat, each card just before that seat plays it. The engine then works out the auction,
+    tricks, winners, points and voids exactly as the referee does, and refuses a message that
+    could not happen. The known cards of each seat are exactly the stand-in's hands; hand
+    sizes follow from the cards played; at a bidding table the sides follow from who is seen
+    to hold or play the called card.
+
+    With two decks the messages name faces, so the tracker numbers the copies itself (a hand's
+    first copy of a face is the first deck's): its information state matches the referee's up
+    to which copy of a card is which, which no rule of play can tell apart.
     """
 
-    def __init__(self, rules: Rules, seat: int, dealer: int, hand: CardMask, trump_card: Card
-                 ) -> None:
+    def __init__(self, rules: Rules, seat: int, dealer: int, hand: CardMask,
+                 trump_card: Card | None) -> None:
         self.rules = rules
         self.seat = seat
         hands = [0] * rules.players
         hands[seat] = hand
-        hands[dealer] |= 1 << trump_card
+        if trump_card is not None:
+            hands[dealer] |= 1 << trump_card
         self.state = State(rules, Deal(dealer, tuple(hands), trump_card))
         self.counts = [0] * rules.players  # cards each seat has played
 
-    def played(self, seat: int, card: Card) -> None:
+    # -- what the messages tell --
+
+    def bid(self, seat: int, value: int) -> None:
+        try:
+            self.state.bid(value, seat)
+        except IllegalMoveError as error:
+            raise ProtocolError(f"bid {value!r} by seat {seat}: {error}") from None
+
+    def contract(self, declarer: int, bid: int, called: Card, trump: int | None = None
+                 ) -> None:
+        state = self.state
+        if state.phase != "calling":
+            raise ProtocolError(f"a contract, but the auction is not over ({state.phase})")
+        expected = high_bidder(self.rules, state.deal.dealer, state.bids)
+        if (declarer, bid) != expected:
+            raise ProtocolError(f"the contract names seat {declarer} for {bid}, but the bids "
+                                f"make seat {expected[0]} the declarer for {expected[1]}")
+        if trump is not None and trump != card_suit(called):
+            raise ProtocolError(f"the trump of a contract calling {card_name(called)} is "
+                                f"{SUIT_LETTERS[card_suit(called)]}, not {SUIT_LETTERS[trump]}")
+        try:
+            state.call(held_copy(state.hands[self.seat], called), declarer)
+        except IllegalMoveError as error:
+            raise ProtocolError(str(error)) from None
+        self._settle_sides()
+
+    def show(self, seat: int, cards: Sequence[Card]) -> None:
+        """Cards of ``seat``'s hand become known to this seat (by face)."""
+        if seat == self.seat:
+            raise ProtocolError("a seat's own hand is never shown to it: it holds it")
+        state = self.state
+        hand = state.hands[seat]
+        for face in cards:
+            free = self._free_copies(face, taken=hand)
+            if not free:
+                raise ProtocolError(f"{card_name(face)} is shown in seat {seat}'s hand, but "
+                                    "every copy of it is held or played already")
+            hand |= 1 << free[0]
+        if hand.bit_count() > self.rules.hand_size - self.counts[seat]:
+            raise ProtocolError(f"seat {seat} is shown more cards than it holds")
+        state.hands[seat] = hand
+        self._settle_sides()
+
+    def played(self, seat: int, card: Card, turned: bool = False) -> None:
+        """``seat`` played a card of this face (``turned``: the turned trump card itself)."""
         state = self.state
         if state.is_finished():
             raise ProtocolError(f"{card_name(card)} played after the deal is over")
+        if state.phase != "play":
+            raise ProtocolError(f"{card_name(card)} played before the contract is made")
         if seat != state.to_play:
             raise ProtocolError(f"seat {seat} played {card_name(card)}, but it is seat "
                                 f"{state.to_play}'s turn")
-        if not 0 <= card < self.rules.deck_size or state.played_mask() >> card & 1:
-            raise ProtocolError(f"{card_name(card)} was already played")
-        if seat != self.seat:
-            for other in range(self.rules.players):
-                if other != seat and state.hands[other] >> card & 1:
-                    raise ProtocolError(f"seat {seat} played {card_name(card)}, which seat "
-                                        f"{other} holds")
-            state.hands[seat] |= 1 << card
+        if not 0 <= card < self.rules.deck_size:
+            raise ProtocolError(f"{card!r} is not a card")
+        copy = self._copy_played(seat, card_face(card), turned)
+        added = not state.hands[seat] >> copy & 1
+        state.hands[seat] |= 1 << copy
         try:
-            state.push(card)
+            state.push(copy)
         except IllegalMoveError as error:
-            if seat != self.seat:
-                state.hands[seat] &= ~(1 << card)
+            if added:
+                state.hands[seat] &= ~(1 << copy)
             raise ProtocolError(str(error)) from None
         self.counts[seat] += 1
+        self._settle_sides()
 
-    def information_state(self) -> InformationState:
-        info = InformationState.of(self.state, self.seat)
-        known = [0] * self.rules.players
-        known[self.seat] = self.state.hands[self.seat]
-        if self.state.trump_card_held():
-            known[info.dealer] |= 1 << info.trump_card
-        sizes = tuple(self.rules.hand_size - n for n in self.counts)
-        return dataclasses.replace(info, known=tuple(known), hand_sizes=sizes)
+    # -- what the seat knows --
+
+    def information_state(self, seat: int | None = None) -> InformationState:
+        """The tracked seat's information state, or the dummy's when the tracked seat is the
+        dummy's partner (who plays its cards and knows what the dummy knows)."""
+        rules = self.rules
+        seat = self.seat if seat is None else seat
+        if seat != self.seat and not (seat == rules.dummy
+                                      and rules.controller_of(seat) == self.seat):
+            raise ProtocolError(f"seat {self.seat} does not play for seat {seat}")
+        info = InformationState.of(self.state, seat)
+        sizes = tuple(rules.hand_size - n for n in self.counts)
+        return dataclasses.replace(info, known=tuple(self.state.hands), hand_sizes=sizes)
+
+    # -- copies and sides --
+
+    def _free_copies(self, face: Card, taken: CardMask = 0) -> list[Card]:
+        """Copies of ``face`` in no known hand and not played (and not in ``taken``)."""
+        for hand in self.state.hands:
+            taken |= hand
+        taken |= self.state.played_mask()
+        return [c for c in copies(face, self.rules) if not taken >> c & 1]
+
+    def _copy_played(self, seat: int, face: Card, turned: bool) -> Card:
+        """Which copy of ``face`` the seat played: the turned card if the message says so; a
+        copy known in its hand that is not the turned card; else, for another seat whose hand
+        is not all known, a copy that nobody is known to hold; else the turned card."""
+        state = self.state
+        name = card_name(face)
+        trump = state.deal.trump_card
+        dealer = state.deal.dealer
+        turned_held = trump if trump is not None and state.hands[dealer] >> trump & 1 else None
+        hand = state.hands[seat]
+        if turned:
+            if turned_held is None or seat != dealer or card_face(turned_held) != face:
+                raise ProtocolError(f"seat {seat} played {name} as the turned card, which it "
+                                    "does not hold")
+            return turned_held
+        in_hand = [c for c in copies(face, self.rules) if hand >> c & 1 and c != turned_held]
+        if in_hand:
+            return in_hand[0]
+        if seat != self.seat and hand.bit_count() < self.rules.hand_size - self.counts[seat]:
+            free = self._free_copies(face)
+            if free:
+                return free[0]
+        if turned_held is not None and seat == dealer and card_face(turned_held) == face:
+            return turned_held
+        played = state.played_mask()
+        if all(played >> c & 1 for c in copies(face, self.rules)):
+            raise ProtocolError(f"{name} was already played")
+        if seat == self.seat or hand.bit_count() >= self.rules.hand_size - self.counts[seat]:
+            raise ProtocolError(f"{name} is not in seat {seat}'s hand")
+        holder = next(s for s, h in enumerate(state.hands)
+                      if any(h >> c & 1 for c in copies(face, self.rules)))
+        raise ProtocolError(f"seat {seat} played {name}, which seat {holder} holds")
+
+    def _settle_sides(self) -> None:
+        """At a bidding table, the stand-in's sides from who holds or played the called card
+        as far as this seat knows (the declarer alone while nobody is known to): the
+        information state then shows exactly the sides this seat knows."""
+        state = self.state
+        contract = state.contract
+        if contract is None:
+            return
+        called = contract.called_card
+        holder = next((s for s, h in enumerate(state.hands) if h >> called & 1), None)
+        if holder is None and called in state.plays:
+            holder = state.seat_of_play(state.plays.index(called))
+        partner = contract.declarer if holder is None else holder
+        state.teams = tuple(0 if s in (contract.declarer, partner) else 1
+                            for s in range(self.rules.players))
 
 
 def _cards(value: object, what: str) -> list[Card]:
@@ -405,9 +728,32 @@ def _cards(value: object, what: str) -> list[Card]:
         raise ProtocolError(f"{what}: {error}") from None
 
 
+def _card(value: object, what: str) -> Card:
+    return _cards([value], what)[0]
+
+
+def _hand(value: object, rules: Rules, what: str) -> CardMask:
+    """A hand named by faces as a mask: a face's first copy, then its second (two decks)."""
+    hand = 0
+    for face in _cards(value, what):
+        free = [c for c in copies(face, rules) if not hand >> c & 1]
+        if not free:
+            twice = "a card twice" if rules.decks == 1 else "a card more than twice"
+            raise ProtocolError(f"{what} names {twice} ({card_name(face)}) at a "
+                                f"{rules.decks}-deck table")
+        hand |= 1 << free[0]
+    return hand
+
+
 def _seat(value: object, rules: Rules, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < rules.players:
         raise ProtocolError(f"{what} must be a seat from 0 to {rules.players - 1}")
+    return value
+
+
+def _whole(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{what} must be a whole number")
     return value
 
 
@@ -440,43 +786,52 @@ class BotSession:
             self.bot.new_match(rules, self.seat)
             return []
         if kind == "deal":
-            rules = self._rules()
-            cards = _cards(message.get("hand"), "deal hand")
-            hand = cards_mask(cards)
-            (trump_card,) = _cards([message.get("trump_card")], "trump_card")
-            dealer = _seat(message.get("dealer"), rules, "dealer")
-            if hand.bit_count() != len(cards):
-                raise ProtocolError("deal hand names a card twice")
-            if hand.bit_count() != rules.hand_size:
-                raise ProtocolError(f"deal hand holds {hand.bit_count()} cards, not "
-                                    f"{rules.hand_size}")
-            if dealer == self.seat and not hand >> trump_card & 1:
-                raise ProtocolError("this seat deals, but its hand lacks the trump card")
-            if dealer != self.seat and hand >> trump_card & 1:
-                raise ProtocolError("the trump card is the dealer's, not this seat's")
-            self.tracker = SeatTracker(rules, self.seat, dealer, hand, trump_card)
+            self.tracker = self._new_deal(message)
+            return []
+        if kind == "bid":
+            tracker = self._tracker()
+            tracker.bid(_seat(message.get("seat"), tracker.rules, "bid seat"),
+                        _whole(message.get("value"), "bid value"))
+            return []
+        if kind == "contract":
+            tracker = self._tracker()
+            trump = message.get("trump")
+            if trump is not None and (not isinstance(trump, str) or trump.upper() not in
+                                      SUIT_LETTERS or len(trump) != 1):
+                raise ProtocolError(f"contract trump must be one of S H D C, not {trump!r}")
+            tracker.contract(_seat(message.get("declarer"), tracker.rules, "declarer"),
+                             _whole(message.get("bid"), "contract bid"),
+                             _card(message.get("called_card"), "called_card"),
+                             None if trump is None else SUIT_LETTERS.index(trump.upper()))
+            return []
+        if kind == "shown":
+            tracker = self._tracker()
+            tracker.show(_seat(message.get("seat"), tracker.rules, "shown seat"),
+                         _cards(message.get("cards"), "shown cards"))
             return []
         if kind == "played":
             tracker = self._tracker()
-            (card,) = _cards([message.get("card")], "played card")
-            tracker.played(_seat(message.get("seat"), tracker.rules, "played seat"), card)
+            tracker.played(_seat(message.get("seat"), tracker.rules, "played seat"),
+                           _card(message.get("card"), "played card"),
+                           message.get("turned") is True)
             return []
         if kind == "turn":
+            return self._play(message)
+        if kind == "bid_turn":
             info = self._tracker().information_state()
-            legal = info.legal_moves()
-            if not legal:
-                raise ProtocolError("a turn, but it is not this seat's turn to play")
-            card = self.bot.choose(info)
-            offered = _cards(message.get("legal", [card_name(c) for c in legal]), "legal")
-            if not offered:
-                raise ProtocolError("a turn whose legal list is empty")
-            answers: list[dict[str, Any]] = []
-            if card not in offered:
-                answers.append({"type": "info", "warning": f"{card_name(card)} is not in the "
-                                "referee's legal list; playing its first card"})
-                card = offered[0]
-            answers.append({"type": "play", "card": card_name(card)})
-            return answers
+            if info.phase != "bidding" or info.to_play != self.seat:
+                raise ProtocolError("a bid_turn, but it is not this seat's turn to bid")
+            value = self.bot.bid(info)
+            problem = bid_error(info.rules, info.bids, value)
+            if problem is None:
+                return [{"type": "bid", "value": value}]
+            return [{"type": "info", "warning": f"the bot's bid is refused ({problem}); "
+                     "passing"}, {"type": "bid", "value": PASS}]
+        if kind == "call_turn":
+            info = self._tracker().information_state()
+            if info.phase != "calling" or info.to_play != self.seat:
+                raise ProtocolError("a call_turn, but this seat has not won the auction")
+            return [{"type": "call", "card": card_name(self.bot.call(info))}]
         if kind == "deal_end":
             current = self.tracker
             if current is not None:
@@ -484,11 +839,55 @@ class BotSession:
                 hands: list[CardMask] = []
                 if isinstance(hands_text, list):
                     for index, cards in enumerate(hands_text):
-                        hands.append(cards_mask(_cards(cards, f"deal_end hand {index}")))
+                        hands.append(_hand(cards, current.rules, f"deal_end hand {index}"))
                 self.bot.deal_over(current.information_state(), tuple(hands))
             self.tracker = None
             return []
         return []  # unknown types are ignored, so that the protocol can grow
+
+    def _new_deal(self, message: dict[str, Any]) -> SeatTracker:
+        rules = self._rules()
+        dealer = _seat(message.get("dealer"), rules, "dealer")
+        hand = _hand(message.get("hand"), rules, "deal hand")
+        if hand.bit_count() != rules.hand_size:
+            raise ProtocolError(f"deal hand holds {hand.bit_count()} cards, not "
+                                f"{rules.hand_size}")
+        turned = message.get("trump_card")
+        if rules.bidding:
+            if turned is not None:
+                raise ProtocolError("a bidding table turns no trump card: the called card "
+                                    "makes trump")
+            return SeatTracker(rules, self.seat, dealer, hand, None)
+        face = _card(turned, "trump_card")
+        if dealer == self.seat:
+            trump_card = held_copy(hand, face)
+            if not hand >> trump_card & 1:
+                raise ProtocolError("this seat deals, but its hand lacks the trump card")
+        else:
+            free = [c for c in copies(face, rules) if not hand >> c & 1]
+            if not free:
+                raise ProtocolError("the trump card is the dealer's, not this seat's")
+            trump_card = free[0]
+        return SeatTracker(rules, self.seat, dealer, hand, trump_card)
+
+    def _play(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        tracker = self._tracker()
+        seat = _seat(message.get("seat", self.seat), tracker.rules, "turn seat")
+        info = tracker.information_state(seat)
+        legal = info.legal_moves()
+        if not legal:
+            raise ProtocolError(f"a turn, but it is not seat {seat}'s turn to play")
+        card = self.bot.choose(info)
+        offered = _cards(message.get("legal", [card_name(c) for c in legal]), "legal")
+        if not offered:
+            raise ProtocolError("a turn whose legal list is empty")
+        answers: list[dict[str, Any]] = []
+        if card_face(card) not in offered:
+            answers.append({"type": "info", "warning": f"{card_name(card)} is not in the "
+                            "referee's legal list; playing its first card"})
+            card = offered[0]
+        answers.append({"type": "play", "card": card_name(card)})
+        return answers
 
     def _rules(self) -> Rules:
         if self.rules is None:
