@@ -60,9 +60,13 @@ class LiveServer:
 
 
 def create_table(base: str, kinds: list[str], rules: dict[str, Any] | None = None,
-                 names: list[str] | None = None) -> dict[str, Any]:
-    seats = [{"kind": k, "name": (names or ["Ana", "Bruno", "Carla", "Duarte"])[i]}
-             for i, k in enumerate(kinds)]
+                 names: list[str] | None = None, level: str | None = None) -> dict[str, Any]:
+    seats: list[dict[str, Any]] = [
+        {"kind": k, "name": (names or ["Ana", "Bruno", "Carla", "Duarte"])[i]}
+        for i, k in enumerate(kinds)]
+    if level is not None:
+        for seat in seats:
+            seat["level"] = level
     response = httpx.post(f"{base}/api/tables", json={
         "rules": rules or {"variant": "standard"}, "seats": seats})
     assert response.status_code == 201, response.text
@@ -122,13 +126,33 @@ async def join(ws_base: str, table_id: str, token: str | None, seat: int | None)
     return player
 
 
+def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal message for the seat whose turn it is in ``view``: at a bidding table a
+    pass or the lowest bid allowed, the call of a random face; else a random legal card."""
+    stage = view.get("stage")
+    if stage == "bidding":
+        low = view["auction"]["min_bid"]
+        return {"type": "bid", "bid": rng.choice([0, 0, low] if low else [0])}
+    if stage == "calling":
+        return {"type": "call", "card": rng.choice("A7KJQ65432") + rng.choice("SHDC")}
+    return {"type": "play", "card": rng.choice(view["legal"])}
+
+
+def view_position(view: dict[str, Any]) -> tuple[Any, ...]:
+    """Where a deal stands: match, deal, stage, bids made, cards down (one action each)."""
+    auction = view.get("auction") or {}
+    return (view["score"]["number"], view.get("deal"), view.get("stage"),
+            len(auction.get("bids", ())), view.get("played"))
+
+
 async def play_on(player: Player, rng: random.Random, stop_at_played: int | None = None,
                   timeout: float = 20.0) -> dict[str, Any]:
-    """Play random legal cards for this seat (and say ready between deals) until the match is
-    over, or until ``stop_at_played`` cards of the current deal are down."""
-    # Act once per position (match, deal, cards down): a view can be sent again for the same
-    # position (someone joined, someone is ready), and answering it twice would be out of turn.
-    acted: set[tuple[int, int, int]] = set()
+    """Play random legal cards (bids and calls at a bidding table) for this seat, and say
+    ready between deals, until the match is over, or until ``stop_at_played`` cards of the
+    current deal are down."""
+    # Act once per position: a view can be sent again for the same position (someone joined,
+    # someone is ready), and answering it twice would be out of turn.
+    acted: set[tuple[Any, ...]] = set()
     readied: set[tuple[int, int]] = set()
     while True:
         view = player.view
@@ -137,11 +161,11 @@ async def play_on(player: Player, rng: random.Random, stop_at_played: int | None
                 return view
             if stop_at_played is not None and view.get("played", 0) >= stop_at_played:
                 return view
-            position = (view["score"]["number"], view["deal"], view["played"])
+            position = view_position(view)
             if (view["phase"] == "playing" and view["actor"] == player.seat
                     and view["you"] == player.seat and position not in acted):
                 acted.add(position)
-                await player.send({"type": "play", "card": rng.choice(view["legal"])})
+                await player.send(random_action(view, rng))
             key = (view["score"]["number"], view["deal"])
             if view["phase"] == "deal_over" and key not in readied:
                 readied.add(key)
@@ -172,6 +196,9 @@ def leaked_cards(message: dict[str, Any], seat: int | None, record: GameRecord) 
     deal = record.deals[view["deal"]]
     played = deal.plays[:view["played"]]
     allowed = set(played) | {deal.trump_card}
+    contract = (view.get("auction") or {}).get("contract")
+    if contract:
+        allowed.add(contract["called_card"])  # named aloud by the declarer: public
     if seat is not None:
         allowed |= set(deal.hands[seat].split())
     return set(card_strings(message)) - allowed
