@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sueca.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, format_mask
+from sueca.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, format_mask, parse_card
 from sueca.rules import Rules, RulesError
 
 app = typer.Typer(
@@ -79,11 +79,69 @@ def check(
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
-        print_report(report)
+        try:
+            record_rules: Rules | None = read(str(path)).parsed_rules()
+        except (RecordFormatError, RulesError, TypeError):
+            record_rules = None
+        print_report(report, record_rules)
     raise typer.Exit(0 if report["valid"] else 1)
 
 
-def print_report(report: dict[str, Any]) -> None:
+def print_report(report: dict[str, Any], rules: Rules | None = None) -> None:
+    """The check report as a table: per team at a partnership table (any number of seats),
+    per player with the bids and the contract at a bidding table."""
+    if any("contract" in deal for deal in report["deals"]) or (rules is not None
+                                                               and rules.bidding):
+        _print_bidding_report(report)
+    else:
+        _print_team_report(report, rules)
+    if report["valid"]:
+        console.print("[green]valid[/green]")
+    else:
+        error = report["error"]
+        where = f"deal {error['deal']}" + (
+            f", play {error['play']}" if error["play"] is not None else ""
+        )
+        console.print(f"[red]invalid[/red] at {where}: {error['reason']}", markup=True)
+
+
+def _print_bidding_report(report: dict[str, Any]) -> None:
+    table = Table(title="Sueca record", title_justify="left")
+    for column in ("Deal", "Trump", "Bids", "Contract", "Points", "Result", "Game points",
+                   "Match", ""):
+        table.add_column(column, justify="right" if column in ("Deal", "Points") else "left")
+    score: list[int] = []
+    for index, deal in enumerate(report["deals"]):
+        contract = deal.get("contract")
+        bids = " ".join(str(b) if b else "-" for b in deal.get("bids", []))
+        trump = SUIT_SYMBOLS[SUIT_LETTERS.index(deal["trump"])] if deal.get("trump") else ""
+        called = result = ""
+        if contract is not None:
+            partner = contract.get("partner")
+            called = (f"{contract['declarer']}: {contract['bid'] or 61} "
+                      f"{card_symbol(parse_card(contract['called_card']))} "
+                      + (f"+ {partner}" if partner is not None else "alone"))
+            made = contract.get("made")
+            result = "" if made is None else "made" if made else "failed"
+        if deal["finished"]:
+            gained = deal["game_points"]
+            score = [s + g for s, g in zip(score or [0] * len(gained), gained, strict=True)]
+        table.add_row(
+            str(index + 1), trump, bids, called,
+            f"{deal['points'][0]}–{deal['points'][1]}", result,
+            " ".join(map(str, deal["game_points"])) if deal["finished"] else "",
+            " ".join(map(str, score)), "" if deal["finished"] else "unfinished",
+        )
+    console.print(table)
+    console.print("Bids in bidding order from the dealer (- a pass); contract: declarer: bid, "
+                  "called card + partner; points: the declarer's side – the defenders'; game "
+                  "points and match per seat, seat 0 first.")
+    match = report["match"]
+    console.print("Match score: " + " ".join(map(str, match["score"]))
+                  + (f", won by seat {match['winner']}" if match["winner"] is not None else ""))
+
+
+def _print_team_report(report: dict[str, Any], rules: Rules | None) -> None:
     table = Table(title="Sueca record", title_justify="left")
     for column in ("Deal", "Trump", "Tricks", "Points", "Game points", "Match", ""):
         table.add_column(column, justify="right" if column not in ("Trump", "") else "left")
@@ -91,7 +149,10 @@ def print_report(report: dict[str, Any]) -> None:
     for index, deal in enumerate(report["deals"]):
         tricks = [0, 0]
         for trick in deal["tricks"]:
-            tricks[trick["winner"] % 2] += 1
+            # The partnerships alternate round the table in every preset; the record's own
+            # rules say so when it has other teams.
+            winner = trick["winner"]
+            tricks[rules.teams[winner] if rules is not None else winner % 2] += 1
         if deal["finished"]:
             score = [s + g for s, g in zip(score, deal["game_points"], strict=False)]
         trump = SUIT_SYMBOLS[SUIT_LETTERS.index(deal["trump"])]
@@ -108,14 +169,6 @@ def print_report(report: dict[str, Any]) -> None:
     match = report["match"]
     console.print(f"Match score (team 0 – team 1): {match['score'][0]}–{match['score'][1]}"
                   + (f", won by team {match['winner']}" if match["winner"] is not None else ""))
-    if report["valid"]:
-        console.print("[green]valid[/green]")
-    else:
-        error = report["error"]
-        where = f"deal {error['deal']}" + (
-            f", play {error['play']}" if error["play"] is not None else ""
-        )
-        console.print(f"[red]invalid[/red] at {where}: {error['reason']}", markup=True)
 
 
 @app.command()
@@ -140,19 +193,34 @@ def deal(
                             [DealRecord.from_state(State(table_rules, dealt))])
         sys.stdout.write(dumps(record))
         return
-    console.print(f"Seed {seed}, dealer seat {dealer}, trump card "
-                  f"{card_symbol(dealt.trump_card)}")
+    if dealt.trump_card is None:
+        console.print(f"Seed {seed}, dealer seat {dealer}; no trump card: the declarer's "
+                      "called card will name trumps")
+    else:
+        console.print(f"Seed {seed}, dealer seat {dealer}, trump card "
+                      f"{card_symbol(dealt.trump_card)}")
     for seat, hand in enumerate(dealt.hands):
-        console.print(f"  seat {seat} (team {table_rules.teams[seat]}): "
-                      f"{format_mask(hand, symbols=True)}")
+        # A bidding table has no teams before the auction (rules.teams is empty there).
+        team = f" (team {table_rules.teams[seat]})" if table_rules.teams else ""
+        dummy = " (dummy)" if seat == table_rules.dummy else ""
+        console.print(f"  seat {seat}{team}{dummy}: {format_mask(hand, symbols=True)}")
+    dealt_mask = 0
+    for hand in dealt.hands:
+        dealt_mask |= hand
+    aside = ((1 << table_rules.deck_size) - 1) & ~dealt_mask
+    if aside:
+        console.print(f"  set aside, unseen: {format_mask(aside, symbols=True)}")
 
 
 @app.command()
 def simulate(
-    bots: Annotated[str, typer.Option(help="Two bots, team A then team B: e.g. heuristic,random.")]
+    bots: Annotated[str, typer.Option(help="Two bots, team A then team B: e.g. heuristic,random. "
+                                           "At a bidding table (italiana5) A takes each seat "
+                                           "in turn against B.")]
     = "heuristic,random",
     deals: Annotated[int, typer.Option(help="Number of deals (each played twice when "
-                                            "duplicate).")] = 100,
+                                            "duplicate; at a bidding table once with B in "
+                                            "every seat and once per seat for A).")] = 100,
     seed: Annotated[int, typer.Option(help="Random seed for the deals and the bots.")] = 0,
     rules: RulesOption = "standard",
     set_: SetOption = None,
@@ -160,7 +228,8 @@ def simulate(
     records: Annotated[Path | None, typer.Option(help="Save every deal's record here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Bot team A against bot team B over many deals (duplicate by default)."""
+    """Bot team A against bot team B over many deals (duplicate by default; at a bidding
+    table, each deal's seat rotation: docs/arena.md)."""
     from sueca.arena import run_duplicate
     from sueca.bots import make_bot
 
@@ -187,7 +256,8 @@ def simulate(
 
 @app.command()
 def watch(
-    bots: Annotated[str, typer.Option(help="Four bots for seats 0–3, or one for all.")]
+    bots: Annotated[str, typer.Option(help="One bot per seat (four at the standard table), or "
+                                           "one for all.")]
     = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Random seed (default: a new match each "
                                                   "time).")] = None,
@@ -197,6 +267,7 @@ def watch(
 ) -> None:
     """Watch a whole bot match, printed trick by trick."""
     from sueca.arena import play_match
+    from sueca.auction import bidding_order
     from sueca.bots import make_bot
     from sueca.match import Match
     from sueca.record import GameRecord, dumps
@@ -214,15 +285,27 @@ def watch(
     except ValueError as error:
         raise fail(str(error)) from None
 
+    n = table_rules.players
+
     def on_play(state: State, seat: int, card: int) -> None:
         if len(state.plays) == 1:
-            console.print(
-                f"\n[bold]Deal {len(match_states) + 1}[/bold]: seat {state.deal.dealer} deals, "
-                f"trump card {card_symbol(state.deal.trump_card)}"
-            )
+            header = f"\n[bold]Deal {len(match_states) + 1}[/bold]: seat {state.deal.dealer} deals"
+            contract = state.contract
+            if contract is None:
+                assert state.deal.trump_card is not None
+                console.print(f"{header}, trump card {card_symbol(state.deal.trump_card)}")
+            else:
+                # The bids and the called card are public; its holder is not (he shows himself
+                # by playing it).
+                order = bidding_order(table_rules, state.deal.dealer)
+                bids = ", ".join(f"{s}:{b or 'pass'}" for s, b in zip(order, state.bids,
+                                                                      strict=True))
+                console.print(f"{header}; bids {bids}; seat {contract.declarer} plays for "
+                              f"{contract.target}, calling "
+                              f"{card_symbol(contract.called_card)}")
         if state.trick_start == len(state.plays):
             trick = state.tricks()[-1]
-            cards = "  ".join(f"{(trick.leader + i) % 4}:{card_symbol(c)}"
+            cards = "  ".join(f"{(trick.leader + i) % n}:{card_symbol(c)}"
                               for i, c in enumerate(trick.cards))
             console.print(f"  trick {state.trick_number:2d}  {cards}   → seat {trick.winner} "
                           f"takes {trick.points}")
@@ -232,16 +315,28 @@ def watch(
     def on_deal(match: Match, state: State) -> None:
         match_states.append(state)
         result = match.results[-1]
+        if result.contract is not None:
+            side = [s for s in range(n) if state.teams[s] == 0]
+            console.print(
+                f"  seats {' and '.join(map(str, side))} take {result.points[0]} of "
+                f"{sum(result.points)}: the contract is {'made' if result.made else 'lost'}; "
+                f"game points {' '.join(map(str, result.game_points))}; match "
+                f"{' '.join(map(str, match.score))}")
+            return
         console.print(f"  points {result.points[0]}–{result.points[1]}, game points "
                       f"{result.game_points[0]}–{result.game_points[1]}; match "
                       f"Nós {match.score[0]} – Eles {match.score[1]}")
 
     match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal)
     winner = match.winner or 0
-    seats = " and ".join(str(s) for s in range(table_rules.players)
-                         if table_rules.teams[s] == winner)
-    console.print(f"\nTeam {winner} (seats {seats}) wins the match "
-                  f"{match.score[0]}–{match.score[1]}.")
+    if table_rules.scores_per_seat:
+        console.print(f"\nSeat {winner} wins the match: "
+                      f"{' '.join(map(str, match.score))} (seat 0 first).")
+    else:
+        seats = " and ".join(str(s) for s in range(table_rules.players)
+                             if table_rules.teams[s] == winner)
+        console.print(f"\nTeam {winner} (seats {seats}) wins the match "
+                      f"{match.score[0]}–{match.score[1]}.")
     if save is not None:
         record = GameRecord.from_states(table_rules, match.first_dealer, states)
         try:
@@ -251,17 +346,28 @@ def watch(
         console.print(f"Record saved to {save}")
 
 
+TableOption = Annotated[
+    str, typer.Option("--rules", "--variant", help="The table (a rules preset): standard, "
+                      "brazil, italiana, pontos; double8 (8 players, two decks), double6 (6 "
+                      "players, two decks), italiana5 (5 players: an auction, a secret partner). "
+                      "Three players: --players 3.")
+]
+
+
 @app.command()
 def play(
-    rules: RulesOption = "standard",
+    rules: TableOption = "standard",
     set_: SetOption = None,
     humans: Annotated[str, typer.Option(help="Human seats, e.g. 0,2 for hot-seat on one "
                                              "screen; 'all', or 'none' to watch.")] = "0",
     bots: Annotated[str | None, typer.Option(help="The bot for every other seat, or one per "
                                                   "seat (e.g. -,random,heuristic,random); "
-                                                  "default: the strongest.")] = None,
-    players: Annotated[int, typer.Option(help="4, or 3: your partner's hand is a dummy, face "
-                                              "up after the opening lead, played by you.")] = 4,
+                                                  "default: the strongest that plays the "
+                                                  "table.")] = None,
+    players: Annotated[int | None, typer.Option(help="3 at a table of four: your partner's "
+                                                     "hand is a dummy, face up after the "
+                                                     "opening lead, played by you (default: "
+                                                     "the table's own count).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed: the whole match "
                                                   "reproducible.")] = None,
     lang: Annotated[str, typer.Option(help="Language: pt, pt-BR or en.")] = "pt",
@@ -279,14 +385,14 @@ def play(
     plain: Annotated[bool, typer.Option(help="Plain text even at a terminal.")] = False,
 ) -> None:
     """Play Sueca at the terminal: against bots, hot-seat with friends, open hands, three
-    players. Input may be piped: each prompt reads one line (a card or its number)."""
-    from sueca.bots import STRONGEST
+    players (--players 3), every table of the rules (--variant double8, double6, italiana5).
+    Input may be piped: each prompt reads one line (a card or its number, a bid)."""
     from sueca.terminal.commands import PlayOptions, exit_code, make_screen
     from sueca.terminal.commands import play as play_table
     from sueca.terminal.table import SetupError
 
     options = PlayOptions(
-        rules=build_rules(rules, set_), humans=humans, bots=bots or STRONGEST,
+        rules=build_rules(rules, set_), humans=humans, bots=bots,
         players=players, seed=seed, lang=lang, save=save, resume=resume,
         open_hands=open_hands, hints=hints, fast=fast, plain=plain,
     )

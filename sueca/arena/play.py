@@ -1,7 +1,14 @@
 """Seat bots, play deals and matches, and run duplicate series.
 
-Duplicate: each deal is played twice with the same cards, the teams swapped between the two
+Duplicate at a partnership table (four seats, three with a dummy, six or eight with two
+decks): each deal is played twice with the same cards, the teams swapped between the two
 plays, so the luck of the cards cancels and the margin measures the players.
+
+At a bidding table (five-player Sueca Italiana) the sides are made per deal by the auction, so
+there are no teams to swap. There a board is the *seat rotation*: the deal is played once with
+B in every seat (the baseline), then once for each seat with A in that seat and B in the
+others; A's card points (its side's) and game points in each seat are compared with the
+baseline's in the same seat, with the same cards and the same opponents. docs/arena.md.
 """
 
 from __future__ import annotations
@@ -19,13 +26,29 @@ from sueca.deal import Deal, deal_cards
 from sueca.match import Match
 from sueca.record import GameRecord, dumps
 from sueca.rules import Rules
-from sueca.state import State
+from sueca.state import IllegalMoveError, State
 
 PlayListener = Callable[[State, int, int], None]  # state after the play, seat, card
 
 
 class BotError(RuntimeError):
-    """A bot answered with a card it may not play."""
+    """A bot answered with a card, a bid or a call it may not make."""
+
+
+def play_auction(state: State, bots: Sequence[Bot]) -> None:
+    """At a bidding table, ask each seat's bot for its bid, then the declarer's for the card
+    he calls (nothing happens at a table without an auction or once the contract is made)."""
+    while state.phase in ("bidding", "calling"):
+        seat = state.to_play
+        bot = bots[seat]
+        info = state.information_state(seat)
+        try:
+            if state.phase == "bidding":
+                state.bid(bot.bid(info), seat)
+            else:
+                state.call(bot.call(info), seat)
+        except IllegalMoveError as error:
+            raise BotError(f"bot {bot.name!r} at seat {seat}: {error}") from None
 
 
 def play_deal(
@@ -36,7 +59,8 @@ def play_deal(
 
 
 def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = None) -> State:
-    """Play a deal on from where it stands to the end."""
+    """Play a deal on from where it stands to the end (the auction first, if it is not over)."""
+    play_auction(state, bots)
     while not state.is_finished():
         seat = state.to_play
         card = bots[seat].choose(state.information_state(seat))
@@ -76,15 +100,24 @@ def play_match(
 
 @dataclass
 class DuplicateSummary:
-    """Team A's results over duplicate deal pairs, with 95% confidence intervals."""
+    """A's results against B over duplicate boards, with 95% confidence intervals.
+
+    At a partnership table a board is a pair of plays (teams swapped) and A's figure is its
+    team's card points, scaled to 120, B's the rest. At a bidding table a board is a seat
+    rotation (see the module) and A's figures are compared with B's in the same seats: card
+    points of the seat's side and the seat's game points, per deal."""
 
     bot_a: str
     bot_b: str
-    pair_points: list[float] = field(default_factory=list)  # A's mean card points per pair
+    pair_points: list[float] = field(default_factory=list)  # A's mean card points per board
     deals_won: list[int] = field(default_factory=lambda: [0, 0, 0])  # A, B, ties
-    # A duplicate pair is a small match of two deals: won by the side with more points over both.
+    # A board is a small match: won by the side with more points over its plays.
     matches_won: list[int] = field(default_factory=lambda: [0, 0, 0])  # A, B, ties
     errors: list[str] = field(default_factory=list)  # what external bots did wrong
+    rotation: bool = False  # boards are seat rotations (a bidding table)
+    baseline_points: list[float] = field(default_factory=list)  # B's, same seats (rotation)
+    game_a: list[float] = field(default_factory=list)  # A's mean game points a deal (rotation)
+    game_b: list[float] = field(default_factory=list)  # B's, in the same seats
 
     @property
     def pairs(self) -> int:
@@ -99,27 +132,44 @@ class DuplicateSummary:
         return mean_ci95(self.pair_points)
 
     @property
+    def margins(self) -> list[float]:
+        """A's card-point margin over B on each board."""
+        if self.rotation:
+            return [a - b for a, b in zip(self.pair_points, self.baseline_points, strict=True)]
+        return [2 * p - 120 for p in self.pair_points]
+
+    @property
     def margin(self) -> float:
         """A's mean card-point margin over B per deal (A's points minus B's)."""
-        return 2 * self.mean_points - 120 if self.pair_points else 0.0
+        margins = self.margins
+        return statistics.fmean(margins) if margins else 0.0
 
     @property
     def margin_ci95(self) -> tuple[float, float]:
-        lo, hi = self.ci95
-        return 2 * lo - 120, 2 * hi - 120
+        return mean_ci95(self.margins)
+
+    @property
+    def game_margins(self) -> list[float]:
+        """A's game points minus B's in the same seats, per board (rotation only)."""
+        return [a - b for a, b in zip(self.game_a, self.game_b, strict=True)]
 
     def add(self, board: BoardResult) -> None:
-        """Count one duplicate pair (or one single deal when not playing duplicate)."""
+        """Count one board."""
         self.pair_points.append(board.mean_points)
-        for a_points in board.a_points:
-            self.deals_won[_outcome(a_points)] += 1
-        self.matches_won[_outcome(board.mean_points)] += 1
+        if board.baseline:
+            self.rotation = True
+            self.baseline_points.append(statistics.fmean(board.baseline))
+            self.game_a.append(statistics.fmean(board.a_game))
+            self.game_b.append(statistics.fmean(board.b_game))
+        for margin in board.margins:
+            self.deals_won[_outcome(margin)] += 1
+        self.matches_won[_outcome(board.margin)] += 1
         self.errors.extend(board.errors)
 
     def to_json(self) -> dict[str, object]:
         lo, hi = self.ci95
         m_lo, m_hi = self.margin_ci95
-        return {
+        out: dict[str, object] = {
             "a": self.bot_a,
             "b": self.bot_b,
             "deals": sum(self.deals_won),
@@ -134,48 +184,110 @@ class DuplicateSummary:
                             "tied": self.matches_won[2]},
             "errors": len(self.errors),
         }
+        if self.rotation:
+            b_lo, b_hi = mean_ci95(self.baseline_points)
+            g_lo, g_hi = mean_ci95(self.game_margins)
+            out["duplicate"] = "seat rotation"
+            out["b_mean_points"] = round(statistics.fmean(self.baseline_points), 2)
+            out["b_points_ci95"] = [round(b_lo, 2), round(b_hi, 2)]
+            out["game_points"] = {
+                "a": round(statistics.fmean(self.game_a), 3),
+                "b": round(statistics.fmean(self.game_b), 3),
+                "margin": round(statistics.fmean(self.game_margins), 3),
+                "ci95": [round(g_lo, 3), round(g_hi, 3)],
+            }
+        return out
 
     def __str__(self) -> str:
         lo, hi = self.ci95
         m_lo, m_hi = self.margin_ci95
-        text = (
-            f"{self.bot_a} vs {self.bot_b}: {sum(self.deals_won)} deals "
-            f"({self.pairs} duplicate pairs)\n"
-            f"  {self.bot_a} mean card points per deal: {self.mean_points:.2f} "
-            f"(95% CI {lo:.2f} to {hi:.2f})\n"
-            f"  margin per deal: {self.margin:+.2f} (95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
-            f"  deals won: {self.bot_a} {self.deals_won[0]}, {self.bot_b} {self.deals_won[1]}, "
-            f"tied {self.deals_won[2]}\n"
-            f"  pairs won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
-            f"{self.matches_won[1]}, tied {self.matches_won[2]}"
-        )
+        if self.rotation:
+            b_lo, b_hi = mean_ci95(self.baseline_points)
+            g_lo, g_hi = mean_ci95(self.game_margins)
+            text = (
+                f"{self.bot_a} vs {self.bot_b}: {self.pairs} deals, each played with "
+                f"{self.bot_a} in every seat in turn and with {self.bot_b} in every seat\n"
+                f"  card points of the seat's side per deal: {self.bot_a} {self.mean_points:.2f} "
+                f"(95% CI {lo:.2f} to {hi:.2f}), {self.bot_b} "
+                f"{statistics.fmean(self.baseline_points):.2f} (95% CI {b_lo:.2f} to {b_hi:.2f})\n"
+                f"  margin per deal: {self.margin:+.2f} (95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
+                f"  game points per deal: {self.bot_a} {statistics.fmean(self.game_a):.3f}, "
+                f"{self.bot_b} {statistics.fmean(self.game_b):.3f}, margin "
+                f"{statistics.fmean(self.game_margins):+.3f} (95% CI {g_lo:+.3f} to {g_hi:+.3f})\n"
+                f"  seat plays won on card points: {self.bot_a} {self.deals_won[0]}, "
+                f"{self.bot_b} {self.deals_won[1]}, tied {self.deals_won[2]}\n"
+                f"  deals won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
+                f"{self.matches_won[1]}, tied {self.matches_won[2]}"
+            )
+        else:
+            text = (
+                f"{self.bot_a} vs {self.bot_b}: {sum(self.deals_won)} deals "
+                f"({self.pairs} duplicate pairs)\n"
+                f"  {self.bot_a} mean card points per deal: {self.mean_points:.2f} "
+                f"(95% CI {lo:.2f} to {hi:.2f})\n"
+                f"  margin per deal: {self.margin:+.2f} (95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
+                f"  deals won: {self.bot_a} {self.deals_won[0]}, {self.bot_b} "
+                f"{self.deals_won[1]}, tied {self.deals_won[2]}\n"
+                f"  pairs won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
+                f"{self.matches_won[1]}, tied {self.matches_won[2]}"
+            )
         if self.errors:
             text += f"\n  bot errors: {len(self.errors)} (first: {self.errors[0]})"
         return text
 
 
-def _outcome(a_points: float) -> int:
-    """0 when A took more than half the points (scaled to 120), 1 when B did, 2 for a tie."""
-    return 0 if a_points > 60 else 1 if a_points < 60 else 2
+def _outcome(margin: float) -> int:
+    """0 when A did better than B (a positive margin), 1 when B did, 2 for a tie."""
+    return 0 if margin > 0 else 1 if margin < 0 else 2
 
 
 @dataclass(frozen=True)
 class BoardResult:
-    """One deal played by A and B in each seat direction: A's card points (scaled to 120) in
-    each play, and what the bots did wrong (external bots only)."""
+    """One deal played by A and B in each seating: A's card points (scaled to 120) in each
+    play, and what the bots did wrong (external bots only). At a bidding table (a seat
+    rotation) also B's card points in the same seats (``baseline``), and both bots' game
+    points."""
 
     index: int
     a_points: tuple[float, ...]
     errors: tuple[str, ...] = ()
+    baseline: tuple[float, ...] = ()  # B's card points in A's seat of each play (rotation)
+    a_game: tuple[float, ...] = ()  # A's game points in each play (rotation)
+    b_game: tuple[float, ...] = ()  # B's, in the same seats (rotation)
 
     @property
     def mean_points(self) -> float:
         return statistics.fmean(self.a_points)
 
     @property
+    def margins(self) -> tuple[float, ...]:
+        """A's card-point margin over B in each play."""
+        if self.baseline:
+            return tuple(a - b for a, b in zip(self.a_points, self.baseline, strict=True))
+        return tuple(2 * a - 120 for a in self.a_points)
+
+    @property
+    def margin(self) -> float:
+        return statistics.fmean(self.margins)
+
+    @property
     def game_score(self) -> float:
         """The board as one game for A (an SPRT's sample): 1 won, 0 lost, 0.5 tied."""
-        return (1.0, 0.0, 0.5)[_outcome(self.mean_points)]
+        return (1.0, 0.0, 0.5)[_outcome(self.margin)]
+
+
+def _seat_bots(rules: Rules, specs: Sequence[str], *seed_parts: object) -> list[Bot]:
+    bots = [make_bot(spec, seed=hash_seed(*seed_parts, s)) for s, spec in enumerate(specs)]
+    for seat, bot in enumerate(bots):
+        bot.new_match(rules, seat)
+    return bots
+
+
+def _scaled(state: State, side: int) -> float:
+    """A side's card points scaled to 120 (the points in play: two decks deal 240, or fewer
+    with cards set aside)."""
+    points = state.team_points()
+    return points[side] * 120 / (sum(points) or 1)
 
 
 def play_board(
@@ -188,27 +300,28 @@ def play_board(
     duplicate: bool = True,
 ) -> BoardResult:
     """Deal number ``index`` of series ``seed``, played by A (seats of team 0) and B, then
-    again with the teams swapped. Everything follows from ``(seed, index)``, so a board gives
-    the same result whichever process plays it and in whatever order."""
+    again with the teams swapped; at a bidding table, the seat rotation (see the module).
+    Everything follows from ``(seed, index)``, so a board gives the same result whichever
+    process plays it and in whatever order."""
     deal_rng = random.Random(f"{seed}:deal:{index}")
     deal = deal_cards(rules, index % rules.players, deal_rng)
+    if rules.bidding:
+        return _play_rotation(rules, deal, bot_a, bot_b, index, seed, records_dir, duplicate)
     a_points = []
     errors: list[str] = []
     for swap in (0, 1) if duplicate else (0,):
         specs = [bot_b if (rules.teams[s] == 0) == bool(swap) else bot_a
                  for s in range(rules.players)]
-        bots = [make_bot(spec, seed=hash_seed(seed, index, swap, s))
-                for s, spec in enumerate(specs)]
+        bots: list[Bot] = []
         try:
-            for seat, bot in enumerate(bots):
-                bot.new_match(rules, seat)
+            bots = _seat_bots(rules, specs, seed, index, swap)
             state = play_deal(rules, deal, bots)
         finally:
             for bot in bots:
                 bot.close()
                 errors.extend(f"deal {index}{'ab'[swap]}: {e}" for e in getattr(bot, "errors", ()))
         team_a = swap  # A holds team 0 in the first play, team 1 in the second
-        a_points.append(state.team_points()[team_a] * 120 / rules.total_points)
+        a_points.append(_scaled(state, team_a))
         if records_dir is not None:
             record = GameRecord.from_states(
                 rules, deal.dealer, [state], seats=specs, duplicate_pass=swap
@@ -216,6 +329,59 @@ def play_board(
             name = f"deal{index:05d}{'ab'[swap]}.json"
             (records_dir / name).write_text(dumps(record), encoding="utf-8")
     return BoardResult(index, tuple(a_points), tuple(errors))
+
+
+def _play_rotation(
+    rules: Rules,
+    deal: Deal,
+    bot_a: str,
+    bot_b: str,
+    index: int,
+    seed: int,
+    records_dir: Path | None,
+    every_seat: bool,
+) -> BoardResult:
+    """The seat rotation of a bidding table: the deal with B everywhere (the baseline), then
+    with A in each seat in turn (``every_seat``) or in seat ``index % players`` alone. The B
+    bots of a seat get the same seed in every play, so where A's play changes nothing the
+    deal runs as in the baseline."""
+    n = rules.players
+    seats = list(range(n)) if every_seat else [index % n]
+    errors: list[str] = []
+    results: dict[int | None, State] = {}
+    for a_seat in [None, *seats]:
+        specs = [bot_a if s == a_seat else bot_b for s in range(n)]
+        bots: list[Bot] = []
+        label = "base" if a_seat is None else f"s{a_seat}"
+        try:
+            bots = _seat_bots(rules, specs, seed, index)
+            state = play_deal(rules, deal, bots)
+        finally:
+            for bot in bots:
+                bot.close()
+                errors.extend(f"deal {index} {label}: {e}" for e in getattr(bot, "errors", ()))
+        results[a_seat] = state
+        if records_dir is not None:
+            record = GameRecord.from_states(rules, deal.dealer, [state], seats=specs,
+                                            rotation_seat=a_seat)
+            (records_dir / f"deal{index:05d}{label}.json").write_text(dumps(record),
+                                                                    encoding="utf-8")
+    base = results[None]
+    base_game = _game_points(base)
+    a_points = tuple(_scaled(results[s], results[s].teams[s]) for s in seats)
+    baseline = tuple(_scaled(base, base.teams[s]) for s in seats)
+    a_game = tuple(float(_game_points(results[s])[s]) for s in seats)
+    b_game = tuple(float(base_game[s]) for s in seats)
+    return BoardResult(index, a_points, tuple(errors), baseline, a_game, b_game)
+
+
+def _game_points(state: State) -> tuple[int, ...]:
+    """Each seat's game points for a finished deal of a bidding table."""
+    from sueca.scoring import score_contract
+
+    assert state.contract is not None
+    return score_contract(state.rules, state.contract, state.team_points(), state.teams,
+                          state.team_tricks()).game_points
 
 
 def run_duplicate(
@@ -228,8 +394,9 @@ def run_duplicate(
     duplicate: bool = True,
     on_pair: Callable[[int], None] | None = None,
 ) -> DuplicateSummary:
-    """Team A (seats 0, 2) against team B, each deal played twice with the teams swapped, in
-    this process (``sueca arena`` runs the same boards on every core)."""
+    """Team A (the seats of team 0 first) against team B, each deal played twice with the teams
+    swapped, or at a bidding table each deal's seat rotation; in this process (``sueca arena``
+    runs the same boards on every core)."""
     summary = DuplicateSummary(bot_a, bot_b)
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import random
 from abc import ABC, abstractmethod
 
 from sueca.auction import PASS
-from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, make_card
+from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_suit, make_card
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -19,6 +19,36 @@ def playable(info: InformationState) -> tuple[Card, ...]:
     if not legal:
         raise ValueError(f"seat {info.seat} has no card to play now")
     return legal
+
+
+def sides(info: InformationState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats this seat counts as partners and as opponents, from what it may know.
+
+    At a team table every side is known. At a bidding table the declarer's partner is secret
+    until the called card is played, but the play often gives him away: a seat that has shown
+    a void in the called card's suit cannot hold it, so it defends; when one seat alone may
+    hold it, that seat is the partner. A seat whose side stays in doubt is counted as an
+    opponent (points are never fed to it, and its ruffs are feared)."""
+    partners = set(info.partners())
+    opponents = set(info.opponents())
+    contract = info.contract
+    me = info.seat
+    unknown = [s for s in range(info.rules.players)
+               if s != me and s not in partners and s not in opponents]
+    if unknown and contract is not None and info.teams and info.teams[me] is not None:
+        suit = card_suit(contract.called_card)
+        declarer = contract.declarer
+        # The seats that may still hold the called card (the declarer himself, playing
+        # alone, unless he has shown the suit void).
+        holders = [s for s in unknown if not info.is_void(s, suit)]
+        declarer_may = me != declarer and not info.is_void(declarer, suit)
+        mine = info.teams[me]
+        for seat in unknown:
+            if seat not in holders or (not declarer_may and holders == [seat]):
+                # Cannot hold it: a defender. The one possible holder: the partner.
+                side = 1 if seat not in holders else 0
+                (partners if side == mine else opponents).add(seat)
+    return tuple(sorted(partners)), tuple(sorted(opponents | (set(unknown) - partners)))
 
 
 class Bot(ABC):

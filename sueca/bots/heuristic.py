@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from sueca.bots.base import Bot, playable
+from sueca.bots.base import Bot, playable, sides
+from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import (
     Card,
     CardMask,
@@ -30,6 +31,13 @@ class HeuristicBot(Bot):
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
 
+    def bid(self, info: InformationState) -> int:
+        """The bid the hand's calibrated evaluation supports (:mod:`sueca.bots.bidding`)."""
+        return choose_bid(info)
+
+    def call(self, info: InformationState) -> Card:
+        return choose_call(info)
+
     def explain(self, info: InformationState) -> tuple[Card, str]:
         legal = playable(info)
         if len(legal) == 1:
@@ -48,11 +56,11 @@ class _View:
         self.trump = info.trump
         self.seat = info.seat
         rules = info.rules
-        self.partners = [s for s in range(rules.players)
-                         if s != info.seat and rules.teams[s] == rules.teams[info.seat]]
-        self.opponents = [
-            s for s in range(rules.players) if rules.teams[s] != rules.teams[info.seat]
-        ]
+        # From the information state only: at a bidding table the partner may be unknown, and
+        # a seat in doubt counts as an opponent (see ``sides``).
+        partners, opponents = sides(info)
+        self.partners = list(partners)
+        self.opponents = list(opponents)
         # Cards that may still beat ours: in nobody's known hand of ours, not yet played.
         self.outside = ((1 << rules.deck_size) - 1) & ~info.played & ~info.hand
 

@@ -32,6 +32,7 @@ import time
 from collections.abc import Mapping
 
 from sueca.bots.base import Bot, playable
+from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import Card, card_name
 from sueca.infostate import InformationState
 from sueca.state import State
@@ -40,16 +41,18 @@ DEFAULT_ITERATIONS = 1000
 
 
 class _Node:
-    """One information set of the tree: the card that led to it, played by ``team``."""
+    """One information set of the tree: the card that led to it, played by ``seat``."""
 
-    __slots__ = ("avail", "children", "reward", "team", "visits")
+    __slots__ = ("avail", "children", "reward", "seat", "visits")
 
-    def __init__(self, team: int) -> None:
-        self.team = team  # the partnership of the seat whose card led here
+    def __init__(self, seat: int) -> None:
+        # The seat whose card led here: rewarded with its side's share in each sampled world
+        # (at a bidding table the sides are the world's: the secret partner is sampled too).
+        self.seat = seat
         self.children: dict[Card, _Node] = {}
         self.visits = 0
         self.avail = 0  # iterations in which the card leading here was legal
-        self.reward = 0.0  # sum of the card-point shares of ``team``
+        self.reward = 0.0  # sum of the card-point shares of ``seat``'s side
 
 
 class IsmctsBot(Bot):
@@ -100,6 +103,14 @@ class IsmctsBot(Bot):
     def choose(self, info: InformationState) -> Card:
         return self.search(info)[0]
 
+    def bid(self, info: InformationState) -> int:
+        """The heuristic's calibrated bid (:mod:`sueca.bots.bidding`): the search plays the
+        cards, not the auction."""
+        return choose_bid(info)
+
+    def call(self, info: InformationState) -> Card:
+        return choose_call(info)
+
     def explain(self, info: InformationState) -> tuple[Card, str]:
         card, root = self.search(info)
         child = root.children.get(card)
@@ -114,7 +125,7 @@ class IsmctsBot(Bot):
     def search(self, info: InformationState) -> tuple[Card, _Node]:
         """The most visited card at the root, and the tree."""
         legal = playable(info)
-        root = _Node(team=-1)
+        root = _Node(seat=-1)
         if len(legal) == 1:
             return legal[0], root
         rng = self.rng
@@ -136,7 +147,6 @@ class IsmctsBot(Bot):
         return card, root
 
     def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
-        teams = state.rules.teams
         c = self.exploration
         node = root
         path = []
@@ -151,7 +161,7 @@ class IsmctsBot(Bot):
                     child.avail += 1
             if untried:
                 card = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = _Node(teams[state.to_play])
+                child = _Node(state.to_play)
                 child.avail = 1
                 children[card] = child
                 state.push(card)
@@ -173,7 +183,8 @@ class IsmctsBot(Bot):
             legal = state.legal_moves()
             state.push(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
         points = state.team_points()
-        total = state.rules.total_points
+        total = sum(points)  # the points in play (two decks deal 240; set-aside cards none)
+        teams = state.teams  # this world's sides
         for visited in path:
             visited.visits += 1
-            visited.reward += points[visited.team] / total
+            visited.reward += points[teams[visited.seat]] / total

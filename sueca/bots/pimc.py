@@ -22,6 +22,15 @@ Early in a deal a single world can cost more than the budget (the first trick's 
 positions take a second or more); with no world solved in time the bot plays as the
 heuristic bot would, and :attr:`PimcBot.last_worlds` says so (0).
 
+Tables the solver does not play (two decks at six or eight seats, five-player Italiana) get
+the same search with a different evaluation: each sampled world is played out once per legal
+card by the heuristic bot in every seat (determinized Monte-Carlo rollouts), and the card with
+the best mean for the seat's side in those worlds is played. The budgets keep their meaning:
+a card played in a rollout counts :data:`ROLLOUT_NODE_COST` nodes (about what the C solver
+searches in the time the heuristic takes to choose one card), a world is only started when its
+whole cost (legal cards × cards left) fits in the nodes left, and ``time`` and ``worlds`` work
+as above. The bidding is the heuristic's (:mod:`sueca.bots.bidding`).
+
 >>> import random
 >>> from sueca.deal import deal_cards
 >>> from sueca.rules import STANDARD
@@ -57,6 +66,8 @@ DEFAULT_MIN_WORLDS = 1
 # the estimate is corrected after every world).
 _START_RATE = 5_000_000.0
 _TABLE_BITS = 17  # 2 << 20 entries, 16 MB: a bot's own table, emptied at every move
+# Search nodes one card of a heuristic rollout counts for (both take about 0.1 ms).
+ROLLOUT_NODE_COST = 1000
 
 
 class PimcBot(Bot):
@@ -83,6 +94,7 @@ class PimcBot(Bot):
         self._rate = _START_RATE
         self._core: SearchCore | None = None
         self._core_rules: Rules | None = None
+        self.rollouts = False  # the last move was searched by rollouts, not by the solver
 
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a bot spec such as ``pimc:worlds=16``, ``pimc:time=1`` or
@@ -118,6 +130,12 @@ class PimcBot(Bot):
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
 
+    def bid(self, info: InformationState) -> int:
+        return self.fallback.bid(info)
+
+    def call(self, info: InformationState) -> Card:
+        return self.fallback.call(info)
+
     def explain(self, info: InformationState) -> tuple[Card, str]:
         legal = playable(info)
         if len(legal) == 1:
@@ -131,24 +149,32 @@ class PimcBot(Bot):
         points = info.rules.card_points
         # Ties go to the card worth fewer points, then to the lower card: stable and cheap.
         card = max(legal, key=lambda c: (means[c], -points[c], -c))
+        how = ("played out by the heuristic from each card" if self.rollouts
+               else "solved double-dummy")
         return card, (
             f"pimc: {card_name(card)} averages {means[card]:.1f} points for our side "
-            f"over {self.last_worlds} sampled deals solved double-dummy"
+            f"over {self.last_worlds} sampled deals {how}"
         )
 
     def evaluate(self, info: InformationState) -> dict[Card, float]:
         """Each legal card's mean points for this seat's side over the worlds solved within
         the budget (empty when none was)."""
-        from sueca.solver import new_core, position_of, remaining_points
+        from sueca.solver import SolverError, new_core, position_of, remaining_points
 
-        if self._core is None or self._core_rules is not info.rules:
-            self._core = new_core(info.rules, table_bits=_TABLE_BITS)
+        if self._core_rules is not info.rules:
             self._core_rules = info.rules
+            try:
+                self._core = new_core(info.rules, table_bits=_TABLE_BITS)
+            except SolverError:
+                self._core = None  # a table the solver does not play: rollouts instead
         core = self._core
+        self.rollouts = core is None
+        if core is None:
+            return self._rollouts(info)
         # Each move starts from an empty table: the nodes a world costs, and so the play under
         # a node budget, then depend on the seed and the position alone.
         core.clear()
-        team = info.rules.teams[info.seat]
+        team = info.teams[info.seat]
         totals: dict[Card, int] = {}
         solved = 0
         started = time.perf_counter()
@@ -179,6 +205,36 @@ class PimcBot(Bot):
             solved += 1
             if self.nodes and nodes_left <= 0:
                 break
+        self.last_worlds = solved
+        self.last_means = {c: v / solved for c, v in totals.items()} if solved else {}
+        return self.last_means
+
+    def _rollouts(self, info: InformationState) -> dict[Card, float]:
+        """Each legal card's mean points for this seat's side over sampled worlds, each world
+        played out from each card by the heuristic bot in every seat (see the module)."""
+        legal = info.legal_moves()
+        playout = self.fallback  # the heuristic keeps no state: one serves every seat
+        totals: dict[Card, int] = {}
+        solved = 0
+        started = time.perf_counter()
+        nodes_left = self.nodes or 0
+        for _ in range(self.worlds):
+            if self.time_limit is not None and time.perf_counter() - started >= self.time_limit:
+                break
+            state = info.sample_state(self.rng)
+            cost = len(legal) * sum(h.bit_count() for h in state.hands) * ROLLOUT_NODE_COST
+            if self.nodes and cost > nodes_left:
+                break
+            nodes_left -= cost
+            side = state.teams[info.seat]  # this world's sides (the secret partner sampled)
+            before = state.team_points()[side]
+            for card in legal:
+                world = state.copy()
+                world.push(card)
+                while not world.is_finished():
+                    world.push(playout.choose(world.information_state(world.to_play)))
+                totals[card] = totals.get(card, 0) + world.team_points()[side] - before
+            solved += 1
         self.last_worlds = solved
         self.last_means = {c: v / solved for c, v in totals.items()} if solved else {}
         return self.last_means

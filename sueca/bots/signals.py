@@ -29,7 +29,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from sueca.bots.base import Bot
+from sueca.bots.base import Bot, sides
 from sueca.cards import Card, CardMask, card_points, card_rank, card_suit, mask_cards
 from sueca.infostate import InformationState
 from sueca.rules import Rules
@@ -49,7 +49,7 @@ def _history(info: InformationState) -> list[_Play]:
     n = info.rules.players
     trump = info.trump
     out: list[_Play] = []
-    leader = (info.dealer + 1) % n
+    leader = info.opening_leader
     best: Card = -1
     led = -1
     for index, card in enumerate(info.plays):
@@ -97,9 +97,8 @@ def read_echoes(info: InformationState, seat: int) -> dict[int, bool]:
 def with_partner_echoes(info: InformationState) -> InformationState:
     """``info`` with the voids that the partner's echoes announce, where they are consistent
     with everything else the seat knows; ``info`` itself when there is nothing to add."""
-    rules = info.rules
     voids = list(info.voids)
-    for partner in _partners(rules, info.seat):
+    for partner in sides(info)[0]:
         for suit, doubleton in read_echoes(info, partner).items():
             if doubleton:
                 voids[partner] |= 1 << suit
@@ -160,10 +159,6 @@ def _beats(card: Card, best: Card, trump: int) -> bool:
     return card_suit(card) == trump
 
 
-def _partners(rules: Rules, seat: int) -> list[int]:
-    return [s for s in range(rules.players) if s != seat and rules.teams[s] == rules.teams[seat]]
-
-
 class SignalBot(Bot):
     """``inner`` playing and reading the partner echo."""
 
@@ -177,6 +172,12 @@ class SignalBot(Bot):
 
     def choose(self, info: InformationState) -> Card:
         return echo_card(info, self.inner.choose(with_partner_echoes(info)))
+
+    def bid(self, info: InformationState) -> int:
+        return self.inner.bid(info)  # the echo is a play convention: the auction is the inner's
+
+    def call(self, info: InformationState) -> Card:
+        return self.inner.call(info)
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
         read = with_partner_echoes(info)
