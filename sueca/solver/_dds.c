@@ -262,15 +262,18 @@ static int sure_team(const Solver *S, const Pos *P, int seat, int c) {
     return wteam;
 }
 
-/* Which legal cards need no search. A run is cards of one hand and suit with no live card
- * (in a hand or on the table) between them: whatever the others play, each card of a run
- * wins or loses exactly where the others would, now and in every later trick. So zero-point
- * cards of a run are interchangeable; and where the trick's side is settled (sure_team), the
- * run's card with the most points is at least as good as any other for that side (its points
- * go to the trick; a cheaper card of the run, kept, could only ever earn the same card's
- * worth later), and the one with the fewest at least as good for the other side. */
+/* Which legal cards need no search. A run is cards of one hand and suit with no card of
+ * another hand between them: after this trick each card of a run wins and loses exactly where
+ * the others would. Where no card on the table lies between them either, that holds in this
+ * trick too, so the run's zero-point cards are interchangeable. And where the trick's side is
+ * settled whatever the later seats play (sure_team) and every card of the run takes it or
+ * none does (so the same seat leads next),
+ * the run's card with the most points is at least as good as any other for that side (its
+ * points go to the trick; a cheaper card kept could only ever earn the same card's worth
+ * later), and the one with the fewest at least as good for the other side. */
 static u64 dominated(const Solver *S, const Pos *P, int seat, u64 legal, u64 live) {
     u64 skip = 0, rest = legal;
+    u64 others = (P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3]) & ~P->hand[seat];
     int my_team = S->team[seat];
     while (rest) {
         int first = __builtin_ctzll(rest), last = first;
@@ -278,19 +281,23 @@ static u64 dominated(const Solver *S, const Pos *P, int seat, u64 legal, u64 liv
         rest &= rest - 1;
         while (rest) {
             int d = __builtin_ctzll(rest);
-            if (suit_of(d) != suit_of(last) || (live & ((1ULL << d) - 1) & ~((2ULL << last) - 1)))
+            if (suit_of(d) != suit_of(last) ||
+                (others & ((1ULL << d) - 1) & ~((2ULL << last) - 1)))
                 break;
             run |= 1ULL << d;
             last = d;
             rest &= rest - 1;
         }
         if (run == (1ULL << first)) continue;
-        int team = sure_team(S, P, seat, first);
-        if (team < 0) { /* zero-point cards: the lowest of the run stands for the others */
+        /* A card on the table between them: the same trick only if all or none of the run
+         * beats the card now winning (else the seat that leads next differs). */
+        int team = P->n && beats(S, first, P->win_card) != beats(S, last, P->win_card)
+                       ? -1 : sure_team(S, P, seat, first);
+        if (team < 0) { /* zero-point cards with no live card between: the lowest stands */
             for (u64 m = run & (run - 1); m; m &= m - 1) {
                 int c = __builtin_ctzll(m);
-                if (S->points[c] == 0 && c % 10 < S->low_run[suit_of(c)] &&
-                    S->points[c - 1] == 0)
+                u64 below = live & suit_mask(suit_of(c)) & ((1ULL << c) - 1);
+                if (c % 10 < S->low_run[suit_of(c)] && (run >> top_bit(below) & 1))
                     skip |= 1ULL << c;
             }
             continue;
