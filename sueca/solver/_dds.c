@@ -427,10 +427,94 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
     return count;
 }
 
+/* The run rule of dominated() for the fourth hand, where every card settles the trick: among
+ * `cards` (all taking the trick, or none), one card per run, the most points where the trick
+ * goes to the seat's side, else the fewest. */
+static int fourth_runs(const Solver *S, u64 cards, u64 others, int most, int *out, int count) {
+    while (cards) {
+        int keep = __builtin_ctzll(cards), last = keep;
+        cards &= cards - 1;
+        while (cards) {
+            int d = __builtin_ctzll(cards);
+            if (suit_of(d) != suit_of(last) || (others & ((1ULL << d) - 1) & ~((2ULL << last) - 1)))
+                break;
+            if (most ? S->points[d] >= S->points[keep] : S->points[d] < S->points[keep]) keep = d;
+            last = d;
+            cards &= cards - 1;
+        }
+        out[count++] = keep;
+    }
+    return count;
+}
+
+/* search() for the fourth card of a trick: the trick's winner is known for each card, so the
+ * moves, their order and the trick's points come straight from it. */
+static int fourth_hand(Solver *S, Pos *P, int target) {
+    if (++S->nodes >= S->node_limit && S->node_limit) S->aborted = 1;
+    if (S->aborted) return 0;
+    int seat = (P->leader + 3) & 3, my_team = S->team[seat];
+    int maximizing = my_team == 0;
+    u64 hand = P->hand[seat];
+    u64 legal = legal_for(S, hand, suit_of(P->cards[0]));
+    u64 others = (P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3]) & ~hand;
+    u64 wins = legal & beaters_of(S, P->win_card);
+    int partner_winning = S->team[P->win_seat] == my_team;
+    /* Moves: the cards that take the trick, then those that do not (one per run each). */
+    int moves[10], scores[10], count = fourth_runs(S, wins, others, 1, moves, 0);
+    int nwins = count;
+    count = fourth_runs(S, legal & ~wins, others, partner_winning, moves, count);
+    for (int i = 0; i < count; i++) {
+        int c = moves[i], p = S->points[c], score;
+        if (partner_winning)
+            score = 100 + p;
+        else if (i < nwins)
+            score = 200 + p;
+        else
+            score = 50 - 2 * p - (suit_of(c) == S->trump ? 10 : 0) - c % 10;
+        int j = i;
+        while (j > 0 && scores[j - 1] < score) {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        scores[j] = score;
+        moves[j] = c;
+    }
+    int bound = maximizing ? -1 : 1 << 30;
+    int leader = P->leader, cards[4];
+    memcpy(cards, P->cards, sizeof cards); /* the next trick writes over them */
+    for (int i = 0; i < count; i++) {
+        int c = moves[i];
+        int winner = (wins >> c & 1) ? seat : P->win_seat;
+        P->hand[seat] ^= 1ULL << c;
+        int pts = P->trick_pts + S->points[c];
+        if (!(P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3])) pts += S->bonus;
+        int won = S->team[winner] == 0 ? pts : 0;
+        int saved_pts = P->trick_pts, saved_seat = P->win_seat, saved_card = P->win_card;
+        P->n = 0;
+        P->leader = winner;
+        int g = won + trick_start(S, P, target - won);
+        P->leader = leader;
+        P->n = 3;
+        memcpy(P->cards, cards, sizeof cards);
+        P->trick_pts = saved_pts;
+        P->win_seat = saved_seat;
+        P->win_card = saved_card;
+        P->hand[seat] ^= 1ULL << c;
+        if (S->aborted) return 0;
+        if (maximizing ? g > bound : g < bound) {
+            bound = g;
+            if ((g >= target) == maximizing) return g;
+        }
+    }
+    return bound;
+}
+
 /* Does team 0 take at least `target` points from here (any point of a trick)? Fail-soft: the
  * result g is a bound on the value, a lower bound when g >= target (yes), an upper bound when
  * g < target (no); bounds beyond the target make the table and the next test sharper. */
 static int search(Solver *S, Pos *P, int target, int hint, int *best) {
+    if (P->n == 3) return fourth_hand(S, P, target);
     if (++S->nodes >= S->node_limit && S->node_limit) S->aborted = 1;
     if (S->aborted) return 0;
     int seat = (P->leader + P->n) & 3;
