@@ -610,6 +610,54 @@ static int quick_points(const Solver *S, const Pos *P) {
     return total;
 }
 
+/* Team 0's points from the last trick, every hand holding one card (bonus included). */
+static int last_trick(const Solver *S, const u64 h[4], int leader) {
+    int win_seat = leader, win_card = top_bit(h[leader]), pts = S->points[win_card];
+    for (int k = 1; k < 4; k++) {
+        int seat = (leader + k) & 3, c = top_bit(h[seat]);
+        pts += S->points[c];
+        if (beats(S, c, win_card)) {
+            win_seat = seat;
+            win_card = c;
+        }
+    }
+    return S->team[win_seat] == 0 ? pts + S->bonus : 0;
+}
+
+/* The exact value of the last two tricks by plain minimax (16 lines at most): cheaper than a
+ * probe of the table, and it keeps those small positions out of it. */
+static int two_tricks(const Solver *S, u64 h[4], int leader, int n, int led, int win_seat,
+                      int win_card, int pts, int target) {
+    if (n == 4) {
+        int won = S->team[win_seat] == 0 ? pts : 0;
+        return won + last_trick(S, h, win_seat);
+    }
+    int seat = (leader + n) & 3;
+    u64 legal = h[seat];
+    if (n) {
+        u64 follow = legal & suit_mask(led);
+        if (follow) legal = follow;
+        else if (S->must_trump && (legal & S->trump_mask)) legal &= S->trump_mask;
+    }
+    int maximizing = S->team[seat] == 0, bound = maximizing ? -1 : 1 << 30;
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m), v;
+        h[seat] ^= 1ULL << c;
+        if (n == 0)
+            v = two_tricks(S, h, leader, 1, suit_of(c), seat, c, S->points[c], target);
+        else if (beats(S, c, win_card))
+            v = two_tricks(S, h, leader, n + 1, led, seat, c, pts + S->points[c], target);
+        else
+            v = two_tricks(S, h, leader, n + 1, led, win_seat, win_card, pts + S->points[c], target);
+        h[seat] ^= 1ULL << c;
+        if (maximizing ? v > bound : v < bound) {
+            bound = v;
+            if ((v >= target) == maximizing) break;
+        }
+    }
+    return bound;
+}
+
 /* The same question at the start of a trick, where the transposition table and bounds live.
  * Here the value counts the remaining tricks only. */
 static int trick_start(Solver *S, Pos *P, int target) {
@@ -618,17 +666,11 @@ static int trick_start(Solver *S, Pos *P, int target) {
     if (target <= 0) return 0;
     int rem = mask_points(S, all) + S->bonus;
     if (target > rem) return rem;
-    if (popcount(P->hand[P->leader]) == 1) { /* the last trick plays itself */
+    int size = popcount(P->hand[P->leader]);
+    if (size <= 2) { /* the last trick plays itself; the last two are cheaper to play out */
         S->nodes++;
-        int win_seat = P->leader, win_card = top_bit(P->hand[P->leader]);
-        for (int k = 1; k < 4; k++) {
-            int seat = (P->leader + k) & 3, c = top_bit(P->hand[seat]);
-            if (beats(S, c, win_card)) {
-                win_seat = seat;
-                win_card = c;
-            }
-        }
-        return S->team[win_seat] == 0 ? rem : 0;
+        if (size == 1) return last_trick(S, P->hand, P->leader);
+        return two_tricks(S, P->hand, P->leader, 0, 0, 0, 0, 0, target);
     }
     /* The table's bucket is fetched from memory while the bounds below are computed. */
     u64 canon[4], key[3], check;
