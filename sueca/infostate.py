@@ -92,8 +92,9 @@ class InformationState:
                 known[controller] = state.hands[controller]
             elif state.plays:
                 known[dummy] = state.hands[dummy]  # face up after the opening lead
-        if state.trump_card_held():
-            known[deal.dealer] |= 1 << deal.trump_card
+        turned = deal.trump_card
+        if turned is not None and state.trump_card_held():
+            known[deal.dealer] |= 1 << turned
         teams = cls._known_teams(state, seat)
         points_taken = [0, 0]
         for other, points in enumerate(state.seat_points):
@@ -110,8 +111,9 @@ class InformationState:
             suit = card_suit(card)
             if suit != led:
                 voids[player] |= 1 << led
-                if rules.must_trump and suit != deal.trump:
-                    voids[player] |= 1 << deal.trump
+                # The trump is the state's: at a bidding table the deal turns none.
+                if rules.must_trump and suit != state.trump:
+                    voids[player] |= 1 << state.trump
         return cls(
             rules=rules,
             seat=seat,

@@ -16,11 +16,19 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from sueca.cards import Card, card_name, cards_mask, mask_cards, parse_card, parse_cards
+from sueca.cards import (
+    SUIT_LETTERS,
+    Card,
+    card_name,
+    cards_mask,
+    mask_cards,
+    parse_card,
+    parse_cards,
+)
 from sueca.deal import Deal, deal_cards
 from sueca.record import GameRecord, dumps, read
 from sueca.rules import STANDARD, Rules, preset
-from sueca.state import State
+from sueca.state import IllegalMoveError, State
 
 SWEEP = int(os.environ.get("SUECA_SWEEP", "1"))
 """Scale of the slow random sweeps: ``SUECA_SWEEP=10 pytest -m slow`` plays ten times more."""
@@ -51,6 +59,27 @@ RULE_SETS: dict[str, Rules] = {
 }
 """Every option that changes the deal, the play or the information a seat gets, alone and in
 combination (scoring-only options are covered by test_scoring and test_match)."""
+
+TABLE_RULES: dict[str, Rules] = {
+    "double8": preset("double8"),
+    "double6": preset("double6"),
+    "italiana5": preset("italiana5"),
+    "dummy": STANDARD.replace(dummy=2),
+    "double8_variants": preset("double8").replace(
+        deal_packets=5, trump_card="dealer_first", direction="clockwise", must_trump=True,
+        maria_de_copas=3,
+    ),
+    "double6_variants": preset("double6").replace(
+        must_trump=True, last_trick_bonus=10, review_tricks=True
+    ),
+    "double6_dummy": preset("double6").replace(dummy=4, open_hands=False),
+    "italiana5_variants": preset("italiana5").replace(
+        must_trump=True, bid_must_rise=False, last_trick_bonus=10, maria_de_copas=2
+    ),
+    "italiana5_open": preset("italiana5").replace(open_hands=True, review_tricks=True),
+}
+"""The tables of RULES.md sections 3 and 4 (double deck for eight and six, the five-player
+auction, a dummy) alone and with the options that change their play or information."""
 
 
 any_rules = st.builds(
@@ -123,6 +152,18 @@ def ref_legal(
     return set(hand)
 
 
+def expected_refusal(state: State, card: Card) -> str:
+    """Why the reference rules refuse ``card`` from the seat to move (it must be refused)."""
+    if state.is_finished():
+        return "hand_over"
+    hand = list(mask_cards(state.hands[state.to_play]))
+    if card not in hand:
+        return "not_in_hand"
+    if any(ref_suit(c) == ref_suit(state.trick[0]) for c in hand):
+        return "must_follow"
+    return "must_trump"
+
+
 # ---- states -------------------------------------------------------------------------------
 
 
@@ -146,6 +187,84 @@ def random_state(rules: Rules, rng: random.Random, plays: int | None = None,
     for _ in range(plays):
         state.push(rng.choice(state.legal_moves()))
     return state
+
+
+def ref_declarer(dealer: int, players: int, bids: Sequence[int]) -> tuple[int, int]:
+    """RULES.md section 4: bids go round from the dealer; the highest bid wins (of equal bids
+    the first made); if everybody passes the dealer plays with a bid of 0."""
+    best = max(bids)
+    if best == 0:
+        return dealer, 0
+    return (dealer + list(bids).index(best)) % players, best
+
+
+def assert_auction_refused(state: State, action: Callable[[], None], reason: str) -> None:
+    before = snapshot(state)
+    try:
+        action()
+    except IllegalMoveError as error:
+        assert error.reason == reason, str(error)
+        assert str(error)
+    else:
+        raise AssertionError(f"accepted, though it should be refused as {reason!r}")
+    assert snapshot(state) == before, "a refused action changed the state"
+
+
+def play_auction(state: State, rng: random.Random, check: bool = False) -> None:
+    """Random bids (about half of them passes) and a random called card, the declarer's own
+    at times; with ``check``, every kind of out-of-phase or out-of-turn action on the way is
+    refused with its reason and changes nothing, and the contract is the reference's."""
+    rules = state.rules
+    n = rules.players
+    if not rules.bidding:
+        assert state.phase == "play"
+        if check:
+            assert_auction_refused(state, lambda: state.bid(0), "auction")
+            assert_auction_refused(state, lambda: state.call(0), "auction")
+        return
+    dealer = state.deal.dealer
+    some_card = mask_cards(state.hands[(dealer + 1) % n])[0]
+    while state.phase == "bidding":
+        seat = state.to_play
+        assert seat == (dealer + len(state.bids)) % n
+        if check:
+            other = (seat + rng.randrange(1, n)) % n
+            assert state.legal_moves() == () and state.legal_mask() == 0
+            assert_auction_refused(state, lambda: state.push(some_card), "auction")
+            assert_auction_refused(state, lambda: state.play(some_card, seat),  # noqa: B023
+                                   "auction")
+            assert_auction_refused(state, lambda: state.bid(0, other),  # noqa: B023
+                                   "not_your_turn")
+            assert_auction_refused(state, lambda: state.call(some_card), "auction")
+            assert_auction_refused(state, lambda: state.bid(60), "bad_bid")
+        highest = max(state.bids, default=0)
+        low = highest + 1 if rules.bid_must_rise and highest else 61
+        value = 0 if rng.random() < 0.5 or low > 120 else rng.randint(low, min(low + 20, 120))
+        state.bid(value, seat)
+    declarer, bid = ref_declarer(dealer, n, state.bids)
+    assert state.phase == "calling" and state.to_play == declarer
+    if check:
+        assert_auction_refused(state, lambda: state.bid(0), "auction")
+        assert_auction_refused(state, lambda: state.push(some_card), "auction")
+        other = (declarer + rng.randrange(1, n)) % n
+        assert_auction_refused(state, lambda: state.call(some_card, other), "not_your_turn")
+        for bad in (-1, rules.deck_size, True):
+            assert_auction_refused(state, lambda: state.call(bad), "bad_call")  # noqa: B023
+    if rng.random() < 0.2:
+        called = rng.choice(mask_cards(state.hands[declarer]))
+    else:
+        called = rng.randrange(rules.deck_size)
+    state.call(called, declarer)
+    contract = state.contract
+    assert contract is not None
+    assert (contract.declarer, contract.bid, contract.called_card) == (declarer, bid, called)
+    holder = next((s for s in range(n) if state.hands[s] >> called & 1), declarer)
+    assert state.partner == (None if holder == declarer else holder)
+    assert state.teams == tuple(0 if s in (declarer, holder) else 1 for s in range(n))
+    assert SUIT_LETTERS[state.trump] == ref_suit(called)
+    if check:
+        assert_auction_refused(state, lambda: state.bid(0), "auction")
+        assert_auction_refused(state, lambda: state.call(called), "auction")
 
 
 def find_plays(
