@@ -359,7 +359,10 @@ class State:
 
     def play(self, card: Card, seat: int | None = None) -> None:
         """Like :meth:`push`, but also refuse a card offered by a seat whose turn it is not."""
-        if seat is not None and seat != self.to_play and not self.is_finished():
+        # Before the contract no card is taken from anyone: the auction is the reason, not
+        # whose turn it is; after the last trick, that the hand is over.
+        if (seat is not None and seat != self.to_play and not self._auction
+                and not self.is_finished()):
             raise IllegalMoveError(
                 f"it is seat {self.to_play}'s turn, not seat {seat}'s", REASON_TURN
             )
