@@ -385,14 +385,14 @@ def play(
     plain: Annotated[bool, typer.Option(help="Plain text even at a terminal.")] = False,
 ) -> None:
     """Play Sueca at the terminal: against bots, hot-seat with friends, open hands, three
-    players. Input may be piped: each prompt reads one line (a card or its number)."""
-    from sueca.bots import STRONGEST
+    players (--players 3), every table of the rules (--variant double8, double6, italiana5).
+    Input may be piped: each prompt reads one line (a card or its number, a bid)."""
     from sueca.terminal.commands import PlayOptions, exit_code, make_screen
     from sueca.terminal.commands import play as play_table
     from sueca.terminal.table import SetupError
 
     options = PlayOptions(
-        rules=build_rules(rules, set_), humans=humans, bots=bots or STRONGEST,
+        rules=build_rules(rules, set_), humans=humans, bots=bots,
         players=players, seed=seed, lang=lang, save=save, resume=resume,
         open_hands=open_hands, hints=hints, fast=fast, plain=plain,
     )

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sueca.bots import STRONGEST
 from sueca.record import RecordFormatError, read
 from sueca.rules import Rules, RulesError
 from sueca.terminal.i18n import language
@@ -36,8 +35,8 @@ DUMMY_SEAT_DEFAULT = 2  # three players: the first human's partner is laid down 
 class PlayOptions:
     rules: Rules
     humans: str = "0"
-    bots: str = STRONGEST
-    players: int = 4
+    bots: str | None = None  # None: the table's default bot (table.default_bot)
+    players: int | None = None  # None: the table's own count; 3 lays a dummy at a table of four
     seed: int | None = None
     lang: str = "pt"
     save: Path | None = None
@@ -49,16 +48,21 @@ class PlayOptions:
 
 
 def table_rules(options: PlayOptions) -> Rules:
-    """The rules as given, with ``--open`` and ``--players 3`` applied."""
+    """The rules as given, with ``--open`` and ``--players`` applied: the table's own count
+    of seats, or 3 at a table of four (one seat a dummy, played by its partner)."""
     rules = options.rules
     if options.open_hands:
         rules = rules.replace(open_hands=True)
-    if options.players == 3:
+    players = options.players if options.players is not None else (
+        3 if rules.dummy is not None else rules.players)
+    dummy_table = rules.players == 4 and not rules.bidding
+    if players == 3 and dummy_table:
         if rules.dummy is None:
             rules = rules.replace(dummy=DUMMY_SEAT_DEFAULT)
-    elif options.players != rules.players:
-        raise SetupError(f"--players takes {rules.players} or 3 (one seat a dummy), "
-                         f"not {options.players}")
+    elif players != rules.players:
+        others = " or 3 (one seat a dummy)" if dummy_table else ""
+        raise SetupError(f"the {rules.variant} table seats {rules.players}: --players takes "
+                         f"{rules.players}{others}, not {players}")
     elif rules.dummy is not None:
         raise SetupError("a dummy seat makes a three-player table: use --players 3")
     return rules

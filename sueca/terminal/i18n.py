@@ -83,6 +83,7 @@ _EN: Final = {
     # seats
     "you": "You",
     "seat": "Player {seat}",
+    "seat_short": "P{seat}",
     "partner": "partner",
     "opponent": "opponent",
     "dummy": "dummy",
@@ -167,11 +168,75 @@ _EN: Final = {
     "replay_position": "Deal {deal} of {deals}, after trick {trick} of {tricks}",
     "replay_start": "Deal {deal} of {deals}: the cards as dealt",
     "replay_end": "End of the record.",
+    # every table: many seats, two decks, the auction of five-player Sueca Italiana
+    "declarer": "declarer",
+    "unknown_side": "side unknown",
+    "points_short": "{points} pts",
+    "trump_not_called": "trump: not called yet",
+    "bids_title": "Bids",
+    "bid_pass": "pass",
+    "contract_line": "Contract: {seat} plays for {target} (bid {bid}), calls {card}: trump "
+                     "{suit}",
+    "partner_secret": "partner: secret until {card} is played",
+    "partner_is": "partner: {seat}",
+    "partner_you": "you hold {card}: you are the secret partner of {seat}",
+    "alone_you": "you hold {card} yourself: you play alone against four (nobody knows)",
+    "alone": "{seat} plays alone",
+    "seat_points": "Card points: {list}",
+    "two_decks": "two decks: a card may be held twice; of two equal winners the first wins",
+    "deal_start_bidding": "Deal {number} · dealer: {dealer} · the dealer bids first",
+    "bids": "{seat} bids {bid}",
+    "bids_you": "You bid {bid}",
+    "passes": "{seat} passes",
+    "passes_you": "You pass",
+    "all_passed": "Everybody passed: {seat}, the dealer, plays for 61",
+    "contract": "{seat} plays for {target} and calls {card}: trump is {suit}",
+    "contract_you": "You play for {target} and call {card}: trump is {suit}",
+    "partner_revealed": "{card} is played: {seat} is the partner of {declarer}",
+    "partner_revealed_yours": "{card} is played: your partner is {seat}",
+    "partner_revealed_you": "You play {card}: now everyone knows you are the partner of "
+                            "{declarer}",
+    "alone_revealed": "{declarer} plays {card}: {declarer} plays alone",
+    "alone_revealed_you": "You play {card}: now everyone knows you play alone",
+    "contract_made": "Deal {number}: {side}: {points} card points for {target}: made",
+    "contract_failed": "Deal {number}: {side}: {points} card points for {target}: failed",
+    "side_alone": "{seat} alone",
+    "side_pair": "{seat} and {partner}",
+    "game_points_seats": "Game points: {list}",
+    "match_score_seats": "Match (to {target}): {list}",
+    "match_player_won": "{seat} wins the match ({score} game points).",
+    "match_won_you": "You win the match with {score} game points!",
+    "prompt_bid": "Your bid ({low}–{high}, or 0 to pass; ? help, q quit): ",
+    "prompt_bid_seat": "{seat}, your bid ({low}–{high}, or 0 to pass; ? help, q quit): ",
+    "prompt_bid_pass": "Your bid ({high} is bid: only 0, pass; ? help, q quit): ",
+    "prompt_bid_pass_seat": "{seat}, your bid ({high} is bid: only 0, pass; ? help, q quit): ",
+    "prompt_call": "Call a card: its suit is trump, its holder your secret partner (e.g. AH; "
+                   "? help, q quit): ",
+    "prompt_call_seat": "{seat}, call a card: its suit is trump, its holder your secret "
+                        "partner (e.g. AH; ? help, q quit): ",
+    "help_bid": (
+        "Bid the card points you expect to take with your secret partner, 61 to 120, above "
+        "the highest bid so far; or 0 to pass. The highest bidder calls a card: its suit is "
+        "trump and its holder is the partner, secret until the card is played. If everybody "
+        "passes, the dealer plays for 61. Each player of the winning side scores game points "
+        "by the bid. ? this help, q quit."
+    ),
+    "help_call": (
+        "Type a card (AH, 7S, KD …): its suit is trump and whoever holds it is your secret "
+        "partner; if you hold it yourself you play alone against four. The usual call is the "
+        "highest card you lack in your longest suit. ? this help, q quit."
+    ),
+    "bad_bid": "{bid} is not a bid you may make now: bid {low} to {high}, or 0 to pass",
+    "bad_bid_pass": "{bid} is not a bid you may make now: {high} is bid, only 0 (pass) is left",
+    "bad_call": "not a card: {text!r} — call a card such as AH, 7♠ or KD",
+    "hint_bid_reason": "what the {bot} bot bids",
+    "hint_call_reason": "what the {bot} bot calls",
 }
 
 _PT: Final = {
     "you": "Tu",
     "seat": "Jogador {seat}",
+    "seat_short": "J{seat}",
     "partner": "parceiro",
     "opponent": "adversário",
     "dummy": "morto",
@@ -251,6 +316,69 @@ _PT: Final = {
     "replay_position": "Mão {deal} de {deals}, depois da vaza {trick} de {tricks}",
     "replay_start": "Mão {deal} de {deals}: as cartas como foram dadas",
     "replay_end": "Fim do registo.",
+    "declarer": "declarante",
+    "unknown_side": "lado desconhecido",
+    "points_short": "{points} pts",
+    "trump_not_called": "trunfo: ainda por chamar",
+    "bids_title": "Lances",
+    "bid_pass": "passo",
+    "contract_line": "Contrato: {seat} joga para {target} (lance {bid}), chama o {card}: "
+                     "trunfo {suit}",
+    "partner_secret": "parceiro: secreto até sair o {card}",
+    "partner_is": "parceiro: {seat}",
+    "partner_you": "tens o {card}: és o parceiro secreto de {seat}",
+    "alone_you": "tens tu o {card}: jogas sozinho contra quatro (ninguém sabe)",
+    "alone": "{seat} joga sozinho",
+    "seat_points": "Pontos: {list}",
+    "two_decks": "dois baralhos: uma carta pode estar duas vezes; de duas iguais ganha a "
+                 "primeira",
+    "deal_start_bidding": "Mão {number} · dá as cartas: {dealer} · quem dá licita primeiro",
+    "bids": "{seat} licita {bid}",
+    "bids_you": "Licitas {bid}",
+    "passes": "{seat} passa",
+    "passes_you": "Passas",
+    "all_passed": "Todos passaram: {seat}, que deu as cartas, joga para 61",
+    "contract": "{seat} joga para {target} e chama o {card}: trunfo {suit}",
+    "contract_you": "Jogas para {target} e chamas o {card}: trunfo {suit}",
+    "partner_revealed": "Saiu o {card}: {seat} é o parceiro de {declarer}",
+    "partner_revealed_yours": "Saiu o {card}: o teu parceiro é {seat}",
+    "partner_revealed_you": "Jogas o {card}: agora todos sabem que és o parceiro de "
+                            "{declarer}",
+    "alone_revealed": "{declarer} joga o {card}: {declarer} joga sozinho",
+    "alone_revealed_you": "Jogas o {card}: agora todos sabem que jogas sozinho",
+    "contract_made": "Mão {number}: {side}: {points} pontos para {target}: contrato cumprido",
+    "contract_failed": "Mão {number}: {side}: {points} pontos para {target}: contrato falhado",
+    "side_alone": "{seat} sozinho",
+    "side_pair": "{seat} e {partner}",
+    "game_points_seats": "Jogos: {list}",
+    "match_score_seats": "Partida (a {target}): {list}",
+    "match_player_won": "{seat} ganha a partida ({score} jogos).",
+    "match_won_you": "Ganhaste a partida com {score} jogos!",
+    "prompt_bid": "O teu lance ({low}–{high}, ou 0 para passar; ? ajuda, q sair): ",
+    "prompt_bid_seat": "{seat}, o teu lance ({low}–{high}, ou 0 para passar; ? ajuda, q sair): ",
+    "prompt_bid_pass": "O teu lance (já há {high}: só 0, passo; ? ajuda, q sair): ",
+    "prompt_bid_pass_seat": "{seat}, o teu lance (já há {high}: só 0, passo; ? ajuda, q sair): ",
+    "prompt_call": "Chama uma carta: o naipe é trunfo e quem a tiver é o teu parceiro secreto "
+                   "(ex.: AH; ? ajuda, q sair): ",
+    "prompt_call_seat": "{seat}, chama uma carta: o naipe é trunfo e quem a tiver é o teu "
+                        "parceiro secreto (ex.: AH; ? ajuda, q sair): ",
+    "help_bid": (
+        "Licita os pontos que contas fazer com o teu parceiro secreto, de 61 a 120, acima do "
+        "lance mais alto; ou 0 para passar. Quem licitar mais chama uma carta: o naipe dela é "
+        "trunfo e quem a tiver é o parceiro, em segredo até a carta sair. Se todos passarem, "
+        "quem deu as cartas joga para 61. Cada jogador do lado que ganha marca jogos conforme "
+        "o lance. ? esta ajuda, q sair."
+    ),
+    "help_call": (
+        "Escreve uma carta (AH, 7S, KD …): o naipe dela é trunfo e quem a tiver é o teu "
+        "parceiro secreto; se a tiveres tu, jogas sozinho contra quatro. O costume é chamar a "
+        "carta mais alta que te falta no teu naipe mais comprido. ? esta ajuda, q sair."
+    ),
+    "bad_bid": "{bid} não é um lance possível agora: licita de {low} a {high}, ou 0 para passar",
+    "bad_bid_pass": "{bid} não é um lance possível agora: já há {high}, só podes passar (0)",
+    "bad_call": "isso não é uma carta: {text!r} — chama por exemplo AH, 7♠ ou KD",
+    "hint_bid_reason": "o lance do bot {bot}",
+    "hint_call_reason": "a carta que o bot {bot} chama",
 }
 
 # Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
@@ -290,6 +418,42 @@ _PT_BR: Final = _PT | {
     "not_a_card": "isso não é uma carta: {text!r} — digite por exemplo 7h, AS ou ♥7, ou o "
                   "número (? para ajuda)",
     "resumed": "Continuando a partida em {path}",
+    "partner_you": "você tem o {card}: é o parceiro secreto de {seat}",
+    "alone_you": "você mesmo tem o {card}: joga sozinho contra quatro (ninguém sabe)",
+    "two_decks": "dois baralhos: uma carta pode vir duas vezes; de duas iguais ganha a "
+                 "primeira",
+    "bids": "{seat} dá lance de {bid}",
+    "bids_you": "Você dá lance de {bid}",
+    "passes_you": "Você passa",
+    "contract_you": "Você joga para {target} e chama o {card}: trunfo {suit}",
+    "partner_revealed_yours": "Saiu o {card}: seu parceiro é {seat}",
+    "partner_revealed_you": "Você joga o {card}: agora todos sabem que você é o parceiro de "
+                            "{declarer}",
+    "alone_revealed_you": "Você joga o {card}: agora todos sabem que você joga sozinho",
+    "match_won_you": "Você ganhou a partida com {score} jogos!",
+    "prompt_bid": "Seu lance ({low}–{high}, ou 0 para passar; ? ajuda, q sair): ",
+    "prompt_bid_seat": "{seat}, seu lance ({low}–{high}, ou 0 para passar; ? ajuda, q sair): ",
+    "prompt_bid_pass": "Seu lance (já tem {high}: só 0, passo; ? ajuda, q sair): ",
+    "prompt_bid_pass_seat": "{seat}, seu lance (já tem {high}: só 0, passo; ? ajuda, q sair): ",
+    "prompt_call": "Chame uma carta: o naipe dela é trunfo e quem a tiver é seu parceiro "
+                   "secreto (ex.: AH; ? ajuda, q sair): ",
+    "prompt_call_seat": "{seat}, chame uma carta: o naipe dela é trunfo e quem a tiver é seu "
+                        "parceiro secreto (ex.: AH; ? ajuda, q sair): ",
+    "help_bid": (
+        "Dê um lance com os pontos que você espera fazer com seu parceiro secreto, de 61 a "
+        "120, acima do lance mais alto; ou 0 para passar. Quem der o maior lance chama uma "
+        "carta: o naipe dela é trunfo e quem a tiver é o parceiro, em segredo até a carta "
+        "sair. Se todos passarem, quem deu as cartas joga para 61. ? esta ajuda, q sair."
+    ),
+    "help_call": (
+        "Digite uma carta (AH, 7S, KD …): o naipe dela é trunfo e quem a tiver é seu parceiro "
+        "secreto; se você mesmo a tiver, joga sozinho contra quatro. O costume é chamar a "
+        "carta mais alta que falta no seu naipe mais comprido. ? esta ajuda, q sair."
+    ),
+    "bad_bid": "{bid} não é um lance possível agora: dê um lance de {low} a {high}, ou 0 para "
+               "passar",
+    "bad_bid_pass": "{bid} não é um lance possível agora: já tem {high}, você só pode passar (0)",
+    "bad_call": "isso não é uma carta: {text!r} — chame por exemplo AH, 7♠ ou KD",
 }
 
 # The reasons of the bots' explain(), as the bots word them (sueca/bots).

@@ -1,12 +1,16 @@
 """Drawing the table: with Rich at a terminal, as plain text when the input is piped.
 
 Both screens draw a :class:`~sueca.terminal.table.TableView`, which holds an information state
-and never the full deal, so neither can show a card its viewer may not know.
+and never the full deal, so neither can show a card its viewer may not know (nor a side: at a
+bidding table the secret partner is drawn from the viewer's ``info.teams``, where he is ``None``
+until the called card is played).
 
-The Rich table puts the viewer at the bottom and the others around the cloth in play order:
-in Portugal play passes to the right (counter-clockwise), so the next player sits on the
+The Rich table of four puts the viewer at the bottom and the others around the cloth in play
+order: in Portugal play passes to the right (counter-clockwise), so the next player sits on the
 viewer's right; with ``direction = clockwise`` (Brazil) on the left. Each card played lies on
-the cloth in front of whoever played it.
+the cloth in front of whoever played it. Larger tables (five, six, eight seats) and the auction
+table are drawn compactly: one row per seat in play order from the viewer, with side, cards
+left, points and the card each played to the trick.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from sueca.auction import PASS, bidding_order
 from sueca.cards import (
     DIAMONDS,
     HEARTS,
@@ -31,12 +36,13 @@ from sueca.cards import (
     SUIT_SYMBOLS,
     Card,
     CardMask,
+    card_face,
     card_rank,
     card_suit,
-    suit_cards_high_to_low,
 )
+from sueca.infostate import InformationState
 from sueca.terminal.i18n import Language
-from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView
+from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView, suit_cards
 
 CLOTH: Final = "on dark_green"
 RED_SUITS: Final = (HEARTS, DIAMONDS)
@@ -69,13 +75,30 @@ def seat_position(view: TableView, seat: int) -> str:
     return ("bottom", "right", "top", "left")[offset]
 
 
+def side_parts(view: TableView, seat: int, lang: Language) -> list[str]:
+    """``declarante``, ``parceiro``, ``adversário``, ``lado desconhecido``: the seat's side as
+    the viewer knows it (``info.teams``), never more."""
+    info = view.info
+    teams = info.teams
+    contract = info.contract
+    parts = []
+    if contract is not None and seat == contract.declarer:
+        parts.append(lang.text("declarer"))
+    if seat != view.bottom and teams:
+        mine, theirs = teams[view.bottom], teams[seat]
+        if mine is not None and theirs is not None:
+            if mine == theirs:
+                parts.append(lang.text("partner"))
+            elif not parts:  # a declarer's opponents need not be told so
+                parts.append(lang.text("opponent"))
+        elif contract is not None and theirs is None:
+            parts.append(lang.text("unknown_side"))
+    return parts
+
+
 def role_text(view: TableView, seat: int, lang: Language) -> str:
     """``parceiro · heuristic``, ``adversário · humano``, ``morto``."""
-    rules = view.info.rules
-    parts = []
-    if seat != view.bottom:
-        same = rules.teams[seat] == rules.teams[view.bottom]
-        parts.append(lang.text("partner") if same else lang.text("opponent"))
+    parts = side_parts(view, seat, lang)
     kind = view.seats[seat]
     if kind == DUMMY:
         parts.append(lang.text("dummy"))
@@ -91,7 +114,7 @@ def suit_line(mask: CardMask, suit: int, lang: Language, numbers: dict[Card, int
               numbered: bool) -> Text:
     """One suit of a hand, strongest first; legal cards with their numbers when choosing."""
     line = Text()
-    for card in suit_cards_high_to_low(mask, suit):
+    for card in suit_cards(mask, suit):
         if numbered:
             if card in numbers:
                 line.append(f"{numbers[card]}", style="cyan")
@@ -109,7 +132,7 @@ def compact_hand(mask: CardMask, lang: Language) -> Text:
     """A face-up hand in one line: ``♠ A K 5  ♥ 7 2``."""
     text = Text()
     for suit in DISPLAY_SUITS:
-        cards = suit_cards_high_to_low(mask, suit)
+        cards = suit_cards(mask, suit)
         if not cards:
             continue
         style = "red" if suit in RED_SUITS else ""
@@ -158,17 +181,151 @@ def seat_cell(view: TableView, seat: int, lang: Language) -> RenderableType:
         status.append(lang.text("to_play"))
     if status:
         lines.append(Text(" · ".join(status), style="italic"))
-    if info.dealer == seat and info.trump_card_held:
+    turned = turned_card(info)
+    if info.dealer == seat and turned is not None:
         trump = Text(f"{lang.text('trump')} ")
-        trump.append_text(face_card(info.trump_card, lang))
+        trump.append_text(face_card(turned, lang))
         lines.append(trump)
     if seat != view.bottom and view.acting != seat:
         shown = info.known[seat]
-        if info.dealer == seat and info.trump_card_held:
-            shown &= ~(1 << info.trump_card)  # already shown beside the dealer
+        if info.dealer == seat and turned is not None:
+            shown &= ~(1 << turned)  # already shown beside the dealer
         if shown:
             lines.append(compact_hand(shown, lang))
     return Group(*lines)
+
+
+def turned_card(info: InformationState) -> Card | None:
+    """The turned trump card while it is still face up in the dealer's hand, else ``None``
+    (always at a bidding table, which turns no card)."""
+    return info.trump_card if info.trump_card_held else None
+
+
+def trump_heading(info: InformationState, lang: Language, label: bool = True) -> str:
+    """``trunfo: ♥ copas``, or that no card is called yet (a bidding table's auction)."""
+    if info.trump < 0:
+        return lang.text("trump_not_called")
+    return lang.text("trump_suit", suit=lang.suit_label(info.trump) if label
+                     else lang.suit(info.trump))
+
+
+def trick_cards(view: TableView) -> tuple[tuple[Card, ...], int, int | None]:
+    """The cards on the cloth in play order, who led them, and who took them (``None`` while
+    the trick is in play): the trick in progress, or the one just gathered."""
+    info = view.info
+    done = info.last_trick()
+    if info.trick:
+        return info.trick, info.leader, None
+    if done is not None and done.winner is not None:
+        return done.cards, done.leader, done.winner
+    return (), info.leader, None
+
+
+def seat_list(view: TableView, values: Sequence[int]) -> str:
+    """``Tu 3 · Jogador 1 0 · …``: one number per seat."""
+    return " · ".join(f"{view.names[s]} {v}" for s, v in enumerate(values))
+
+
+def auction_lines(view: TableView, lang: Language) -> list[str]:
+    """At a bidding table: the bids so far in bidding order, then the contract and what the
+    viewer knows of the declarer's partner."""
+    info = view.info
+    if not info.rules.bidding:
+        return []
+    order = bidding_order(info.rules, info.dealer)
+    bids = [f"{view.names[order[i]]} {lang.text('bid_pass') if b == PASS else b}"
+            for i, b in enumerate(info.bids)]
+    lines = [f"{lang.text('bids_title')}: {' · '.join(bids) if bids else '—'}"]
+    contract = info.contract
+    if contract is not None:
+        lines.append(lang.text(
+            "contract_line", seat=view.names[contract.declarer], target=contract.target,
+            bid=contract.bid if contract.bid != PASS else lang.text("bid_pass"),
+            card=lang.card(contract.called_card), suit=lang.suit(contract.trump),
+        ))
+        lines.append(partner_text(view, lang))
+    return lines
+
+
+def partner_text(view: TableView, lang: Language) -> str:
+    """The declarer's partner as the viewer knows him: secret until the called card is played,
+    except to the partner himself (and to a declarer who holds the card: he plays alone)."""
+    info = view.info
+    contract = info.contract
+    assert contract is not None
+    card = lang.card(contract.called_card)
+    declarer = view.names[contract.declarer]
+    teams = info.teams
+    if not teams or None in teams:
+        return lang.text("partner_secret", card=card)
+    partner = next((s for s, side in enumerate(teams) if side == 0 and s != contract.declarer),
+                   None)
+    called = card_face(contract.called_card)
+    out = any(card_face(c) == called for c in info.plays)
+    you = view.names[view.bottom] == lang.text("you")
+    if not out and you and partner == view.bottom:
+        return lang.text("partner_you", card=card, seat=declarer)
+    if not out and you and partner is None and view.bottom == contract.declarer:
+        return lang.text("alone_you", card=card)
+    if partner is None:
+        return lang.text("alone", seat=declarer)
+    return lang.text("partner_is", seat=view.names[partner])
+
+
+def seat_status(view: TableView, seat: int, lang: Language) -> str:
+    info = view.info
+    status = []
+    if info.dealer == seat:
+        status.append(lang.text("dealer"))
+    if info.trick and info.leader == seat:
+        status.append(lang.text("leads"))
+    if info.to_play == seat and info.trick_number < info.rules.hand_size:
+        status.append(lang.text("to_play"))
+    return " · ".join(status)
+
+
+def seat_rows(view: TableView, lang: Language) -> RenderableType:
+    """The compact table for many seats: one row per seat in play order from the viewer,
+    with name, side, cards left, card points taken and the card played to the trick (its
+    place in the play order first)."""
+    info = view.info
+    n = info.rules.players
+    cards, leader, winner = trick_cards(view)
+    played = {(leader + i) % n: (i + 1, card) for i, card in enumerate(cards)}
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(6):
+        grid.add_column(no_wrap=True)
+    for k in range(n):
+        seat = (view.bottom + k) % n
+        name = Text(view.names[seat], style="bold reverse" if info.to_play == seat else "bold")
+        play = Text("")
+        if seat in played:
+            number, card = played[seat]
+            play.append(f"{number}. ", style="dim")
+            play.append_text(face_card(card, lang))
+            if winner == seat:
+                play.append(" ✓", style="bold green")
+        grid.add_row(
+            name,
+            Text(role_text(view, seat, lang), style="dim"),
+            Text(lang.text("cards_left", count=info.hand_sizes[seat]), style="dim"),
+            Text(lang.text("points_short", points=info.seat_points[seat])
+                 if info.seat_points else ""),
+            play,
+            Text(seat_status(view, seat, lang), style="italic"),
+        )
+    body: list[RenderableType] = [grid]
+    if winner is not None:
+        you = view.names[winner] == lang.text("you")
+        done = info.last_trick()
+        points = done.points if done is not None else 0
+        body.append(Text(lang.text("last_trick_you" if you else "last_trick",
+                                   seat=view.names[winner], points=points), style="italic"))
+    elif not cards and info.phase == "play":
+        body.append(Text(lang.text("cloth_empty"), style="dim"))
+    for line in auction_lines(view, lang):
+        body.append(Text(line, style="bold" if line.startswith(lang.text("bids_title")) else ""))
+    return Group(*body)
 
 
 def cloth(view: TableView, lang: Language) -> RenderableType:
@@ -207,7 +364,10 @@ def cloth(view: TableView, lang: Language) -> RenderableType:
 
 
 def score_sheet(view: TableView, lang: Language) -> RenderableType:
-    """The score sheet: game points per deal under Nós and Eles, and the totals."""
+    """The score sheet: game points per deal under Nós and Eles, and the totals; at a bidding
+    table, one column per player."""
+    if view.per_player:
+        return player_sheet(view, lang)
     us = view.us
     them = 1 - us
     target = lang.text("match_to", target=view.info.rules.match_target)
@@ -224,6 +384,33 @@ def score_sheet(view: TableView, lang: Language) -> RenderableType:
                  box=box.ROUNDED, border_style="white")
 
 
+def player_sheet(view: TableView, lang: Language) -> RenderableType:
+    """A bidding table's score sheet: each player's game points, deal by deal."""
+    n = view.info.rules.players
+    target = lang.text("match_to", target=view.info.rules.match_target)
+    sheet = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    sheet.add_column("", style="dim")
+    you = lang.text("you")
+    for seat in range(n):
+        name = view.names[seat]
+        sheet.add_column(name if name == you else lang.text("seat_short", seat=seat),
+                         justify="right")
+    for number, result in enumerate(view.results[-6:], start=max(1, len(view.results) - 5)):
+        sheet.add_row(lang.text("deal_short", number=number),
+                      *(_games(result.game_points[s]) for s in range(n)))
+    sheet.add_row(Text(lang.text("total"), style="bold"),
+                  *(Text(str(view.score[s]), style="bold") for s in range(n)))
+    return Panel(sheet, title=f"{lang.text('score_sheet')} · {target}", title_align="left",
+                 box=box.ROUNDED, border_style="white")
+
+
+def compact(view: TableView) -> bool:
+    """Whether the table is drawn as rows of seats rather than round the cloth: more than four
+    seats, or an auction."""
+    rules = view.info.rules
+    return rules.players != 4 or rules.bidding
+
+
 def _games(value: int) -> str:
     return "" if value == 0 else f"{value:+d}" if value < 0 else str(value)
 
@@ -232,19 +419,24 @@ def render_table(view: TableView, lang: Language, log: Sequence[str] = ()) -> Re
     """The whole screen for one view of the table."""
     info = view.info
     rules = info.rules
-    by_position = {seat_position(view, s): s for s in range(rules.players)}
-    ring = Table.grid(expand=True, padding=(0, 1))
-    ring.add_column(ratio=2)
-    ring.add_column(ratio=3, justify="center")
-    ring.add_column(ratio=2, justify="right")
-    ring.add_row("", Align.center(seat_cell(view, by_position["top"], lang)), "")
-    ring.add_row(seat_cell(view, by_position["left"], lang), cloth(view, lang),
-                 Align.right(seat_cell(view, by_position["right"], lang)))
-    ring.add_row("", Align.center(seat_cell(view, view.bottom, lang)), "")
+    ring: RenderableType
+    if compact(view):
+        ring = seat_rows(view, lang)
+    else:
+        by_position = {seat_position(view, s): s for s in range(rules.players)}
+        grid = Table.grid(expand=True, padding=(0, 1))
+        grid.add_column(ratio=2)
+        grid.add_column(ratio=3, justify="center")
+        grid.add_column(ratio=2, justify="right")
+        grid.add_row("", Align.center(seat_cell(view, by_position["top"], lang)), "")
+        grid.add_row(seat_cell(view, by_position["left"], lang), cloth(view, lang),
+                     Align.right(seat_cell(view, by_position["right"], lang)))
+        grid.add_row("", Align.center(seat_cell(view, view.bottom, lang)), "")
+        ring = grid
     trick_no = min(info.trick_number + 1, rules.hand_size)
     title = (f"{lang.text('title')} · {lang.text('deal_title', number=view.deal_number)} · "
              f"{lang.text('trick_title', number=trick_no, total=rules.hand_size)} · "
-             f"{lang.text('trump_suit', suit=lang.suit_label(info.trump))}")
+             f"{trump_heading(info, lang)}")
     parts: list[RenderableType] = [Panel(ring, title=title, box=box.HEAVY, border_style="green")]
 
     hands = []
@@ -258,20 +450,33 @@ def render_table(view: TableView, lang: Language, log: Sequence[str] = ()) -> Re
     side.add_column()
     side.add_column()
     facts: list[RenderableType] = [score_sheet(view, lang)]
-    if rules.review_tricks:
+    if rules.review_tricks and not view.per_player:
         facts.append(Text(lang.text("points_taken", us=info.points_taken[view.us],
                                     them=info.points_taken[1 - view.us])))
+    if rules.decks > 1:
+        facts.append(Text(lang.text("two_decks"), style="dim"))
     side.add_row(Group(*hands), Group(*facts))
     parts.append(side)
     if log:
         parts.append(Text("\n".join(log[-LOG_LINES:]), style="dim"))
-    if view.hint is not None:
-        card, reason = view.hint
-        hint = lang.text("hint", card=lang.card(card), reason=lang.reason(reason))
+    hint = hint_text(view, lang)
+    if hint:
         parts.append(Text(hint, style="cyan"))
     if view.message:
         parts.append(Text(view.message, style="bold yellow"))
     return Group(*parts)
+
+
+def hint_text(view: TableView, lang: Language) -> str | None:
+    """The hint line: a card to play or call, or a bid."""
+    if view.bid_hint is not None:
+        value, reason = view.bid_hint
+        bid = lang.text("bid_pass") if value == PASS else str(value)
+        return lang.text("hint", card=bid, reason=lang.reason(reason))
+    if view.hint is not None:
+        card, reason = view.hint
+        return lang.text("hint", card=lang.card(card), reason=lang.reason(reason))
+    return None
 
 
 # ---- plain text ------------------------------------------------------------------------------
@@ -281,7 +486,7 @@ def plain_hand(mask: CardMask, lang: Language, numbers: dict[Card, int]) -> str:
     """``♠ 1:A♠ 2:K♠ · ♥ 7♥ 2♥``: the numbered cards are those that may be played."""
     groups = []
     for suit in DISPLAY_SUITS:
-        cards = suit_cards_high_to_low(mask, suit)
+        cards = suit_cards(mask, suit)
         if cards:
             groups.append(" ".join(
                 f"{numbers[c]}:{lang.card(c)}" if c in numbers else lang.card(c) for c in cards
@@ -296,27 +501,31 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
     n = rules.players
     us = view.us
     trick_no = min(info.trick_number + 1, rules.hand_size)
-    trump = lang.text("trump_suit", suit=lang.suit(info.trump))
-    if info.trump_card_held:
+    trump = trump_heading(info, lang, label=False)
+    turned = turned_card(info)
+    if turned is not None:
         trump = lang.text("trump_is", suit=lang.suit(info.trump),
-                          card=lang.card(info.trump_card), seat=view.names[info.dealer])
+                          card=lang.card(turned), seat=view.names[info.dealer])
+    if view.per_player:
+        score = lang.text("match_score_seats", target=rules.match_target,
+                          list=seat_list(view, view.score))
+    else:
+        score = f"{lang.text('us')} {view.score[us]} – {lang.text('them')} {view.score[1 - us]}"
     lines = [
         f"--- {lang.text('deal_title', number=view.deal_number)} · "
         f"{lang.text('trick_title', number=trick_no, total=rules.hand_size)} · {trump} · "
-        f"{lang.text('us')} {view.score[us]} – {lang.text('them')} {view.score[1 - us]} ---"
+        f"{score} ---"
     ]
-    done = info.last_trick()
-    if info.trick:
-        played = [f"{view.names[(info.leader + i) % n]} {lang.card(c)}"
-                  for i, c in enumerate(info.trick)]
-        lines.append(" · ".join(played))
-    elif done is not None and done.winner is not None:
-        played = [f"{view.names[done.seat_of(i, n)]} {lang.card(c)}"
-                  for i, c in enumerate(done.cards)]
-        lines.append(" · ".join(played) + " → " + view.names[done.winner])
-    else:
+    if compact(view):
+        lines.append(plain_seats(view, lang))
+    cards, leader, winner = trick_cards(view)
+    if cards:
+        played = [f"{view.names[(leader + i) % n]} {lang.card(c)}" for i, c in enumerate(cards)]
+        lines.append(" · ".join(played) + ("" if winner is None else " → " + view.names[winner]))
+    elif info.phase == "play":
         lines.append(lang.text("cloth_empty"))
-    if rules.review_tricks:
+    lines.extend(auction_lines(view, lang))
+    if rules.review_tricks and not view.per_player:
         lines.append(lang.text("points_taken", us=info.points_taken[us],
                                them=info.points_taken[1 - us]))
     numbers = ({card: i + 1 for i, card in enumerate(view.choices)}
@@ -325,8 +534,8 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
         if seat in (view.bottom, view.acting):
             continue
         shown = info.known[seat]
-        if info.dealer == seat and info.trump_card_held:
-            shown &= ~(1 << info.trump_card)  # already named in the heading
+        if info.dealer == seat and turned is not None:
+            shown &= ~(1 << turned)  # already named in the heading
         if shown:
             lines.append(f"{view.names[seat]}: {plain_hand(shown, lang, {})}")
     if view.acting is not None and view.acting != view.bottom:
@@ -338,10 +547,29 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
     hand = lang.text("hidden_hand") if view.hidden else plain_hand(info.known[view.bottom],
                                                                    lang, own)
     lines.append(f"{title}: {hand}")
-    if view.hint is not None:
-        card, reason = view.hint
-        lines.append(lang.text("hint", card=lang.card(card), reason=lang.reason(reason)))
+    hint = hint_text(view, lang)
+    if hint:
+        lines.append(hint)
     return lines
+
+
+def plain_seats(view: TableView, lang: Language) -> str:
+    """Every seat in one line, in play order from the viewer: name, side, cards left (and at a
+    bidding table the card points each has taken)."""
+    info = view.info
+    n = info.rules.players
+    items = []
+    for k in range(n):
+        seat = (view.bottom + k) % n
+        facts = side_parts(view, seat, lang)
+        status = seat_status(view, seat, lang)
+        if status:
+            facts.append(status)
+        facts.append(lang.text("cards_left", count=info.hand_sizes[seat]))
+        if view.per_player:
+            facts.append(lang.text("points_short", points=info.seat_points[seat]))
+        items.append(f"{view.names[seat]} ({', '.join(facts)})")
+    return " · ".join(items)
 
 
 class PlainScreen:
@@ -355,7 +583,7 @@ class PlainScreen:
         self.lang = lang
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
-        self._shown: tuple[int, int | None, int] | None = None
+        self._shown: tuple[object, ...] | None = None
 
     def _print(self, text: str) -> None:
         self.stdout.write(text + "\n")
@@ -365,9 +593,11 @@ class PlainScreen:
         if view.acting is None and not view.review:
             return
         # Redrawn only when something changed; a refusal prints just its message.
-        key = (len(view.info.plays), view.acting, view.deal_number)
+        info = view.info
+        key: tuple[object, ...] = (len(info.plays), len(info.bids), info.phase, view.acting,
+                                   view.deal_number)
         if view.review:
-            key = (len(view.info.plays), None, -view.deal_number)
+            key = (len(info.plays), info.phase, None, -view.deal_number)
         if key != self._shown:
             self._shown = key
             for line in plain_table(view, self.lang):

@@ -2,6 +2,7 @@
 
 A record is a finished (or stopped) game, so nothing is hidden: each position is drawn from
 the information state of a table whose rules lay every hand open and allow reviewing tricks.
+At a bidding table every position shows the whole auction, the contract and the partner.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def position_view(record: GameRecord, states: list[State], results: list[HandRes
     played = states[position.deal]
     rules = dataclasses.replace(played.rules, open_hands=True, review_tricks=True)
     state = State(rules, played.deal)
+    for bid in played.bids:  # a bidding table: the auction is over at every position
+        state.bid(bid)
+    if played.contract is not None:
+        state.call(played.contract.called_card)
     for card in played.plays[: position.tricks * rules.players]:
         state.push(card)
     n = rules.players
@@ -45,7 +50,7 @@ def position_view(record: GameRecord, states: list[State], results: list[HandRes
         ("",) * n)
     finished = position.tricks == played.trick_number and played.is_finished()
     done = results[: position.deal + (1 if finished else 0)]
-    score = tuple(sum(r.game_points[t] for r in done) for t in range(rules.teams_count))
+    score = tuple(sum(r.game_points[t] for r in done) for t in range(rules.score_slots))
     total = len(states)
     if position.tricks == 0:
         message = lang.text("replay_start", deal=position.deal + 1, deals=total)

@@ -21,33 +21,46 @@ import enum
 import os
 import random
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, Protocol
 
 from sueca.arena.play import hash_seed
+from sueca.auction import PASS
 from sueca.bots import STRONGEST, Bot, make_bot
 from sueca.cards import (
     CLUBS,
+    DECK_SIZE,
     DIAMONDS,
     HEARTS,
     SPADES,
     Card,
     CardMask,
     CardParseError,
+    card_face,
     card_suit,
     cards_mask,
+    held_copy,
     parse_card,
     suit_cards_high_to_low,
 )
 from sueca.infostate import InformationState, common_knowledge
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
-from sueca.rules import Rules, RulesError
+from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
 from sueca.scoring import HandResult
-from sueca.state import REASON_FOLLOW, REASON_NOT_HELD, REASON_TRUMP, IllegalMoveError, State
+from sueca.state import (
+    PHASE_BIDDING,
+    PHASE_CALLING,
+    PHASE_PLAY,
+    REASON_FOLLOW,
+    REASON_NOT_HELD,
+    REASON_TRUMP,
+    IllegalMoveError,
+    State,
+)
 from sueca.terminal.i18n import Language
 
 HUMAN: Final = "human"
@@ -85,14 +98,25 @@ def parse_seat_list(text: str, players: int, option: str) -> list[int]:
     return seats
 
 
-def make_seats(rules: Rules, humans: Sequence[int], bots: str = STRONGEST) -> tuple[str, ...]:
+def default_bot(rules: Rules) -> str:
+    """The bot a table seats where the user names none: the strongest where it plays (its
+    double-dummy solver searches the four-seat, one-deck partnership table), else the
+    heuristic bot, which plays every table (many seats, two decks, the auction)."""
+    if rules.players == 4 and rules.decks == 1 and not rules.bidding:
+        return STRONGEST
+    return "heuristic"
+
+
+def make_seats(rules: Rules, humans: Sequence[int], bots: str | None = None
+               ) -> tuple[str, ...]:
     """Who sits where: ``human``, a bot's name, or ``dummy`` for the dummy seat.
 
     ``bots`` is one bot for every seat that is not human, or one per seat (the entries at human
-    seats and at the dummy are ignored; write ``-`` there). The dummy cannot be a human: its
-    partner plays it.
+    seats and at the dummy are ignored; write ``-`` there); ``None`` for :func:`default_bot`.
+    The dummy cannot be a human: its partner plays it.
     """
     n = rules.players
+    bots = bots if bots is not None else default_bot(rules)
     names = [b.strip() for b in bots.split(",")]
     if len(names) == 1:
         names *= n
@@ -219,9 +243,34 @@ def find_unfinished(directory: Path) -> Path | None:
 # ---- what a screen is shown ------------------------------------------------------------------
 
 
+def suit_cards(mask: CardMask, suit: int) -> list[Card]:
+    """The cards of one suit in ``mask``, strongest first. With two decks a card held twice is
+    there twice (its two copies, the first deck's first): both are drawn, both may be played."""
+    faces = suit_cards_high_to_low(mask | mask >> DECK_SIZE, suit)
+    return [copy for face in faces for copy in (face, face + DECK_SIZE) if mask >> copy & 1]
+
+
 def hand_order(mask: CardMask) -> list[Card]:
     """A hand as laid out: by suit (♠ ♥ ♣ ♦), strongest first."""
-    return [c for suit in DISPLAY_SUITS for c in suit_cards_high_to_low(mask, suit)]
+    return [c for suit in DISPLAY_SUITS for c in suit_cards(mask, suit)]
+
+
+def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
+    """The lowest bid other than a pass that the next bidder may make (``MAX_BID + 1`` when
+    only a pass is left): above the highest so far where bids must rise."""
+    highest = max(bids, default=PASS)
+    return max(MIN_BID, highest + 1) if rules.bid_must_rise else MIN_BID
+
+
+def public_teams(infos: Sequence[InformationState]) -> tuple[int | None, ...]:
+    """Each seat's side where every seat knows it, else ``None``: at a bidding table the
+    partner stays unknown here until the called card is played."""
+    if not infos[0].teams:
+        return ()
+    return tuple(
+        sides.pop() if len(sides := {info.teams[seat] for info in infos}) == 1 else None
+        for seat in range(len(infos))
+    )
 
 
 def numbered_moves(info: InformationState) -> list[Card]:
@@ -241,15 +290,23 @@ class TableView:
     results: tuple[HandResult, ...]  # the finished deals of the match
     score: tuple[int, ...]
     acting: int | None = None  # the seat whose card the viewer now chooses
-    hint: tuple[Card, str] | None = None
+    hint: tuple[Card, str] | None = None  # a card to play, or to call in the auction
     message: str | None = None  # a refusal or a notice for the viewer
     hidden: bool = False  # hot-seat: the screen is waiting to be passed on
     review: bool = False  # a position of a saved record (sueca replay), drawn whole
+    bid_hint: tuple[int, str] | None = None  # a bid and its reason, in the auction
 
     @property
     def us(self) -> int:
-        """The team written *Nós* on the score sheet: the viewer's."""
-        return self.info.rules.teams[self.bottom]
+        """The side written *Nós* on the score sheet: the viewer's (0 where it is not known:
+        a bidding table keeps its score per player, not per side)."""
+        side = self.info.teams[self.bottom] if self.info.teams else None
+        return side if side is not None else 0
+
+    @property
+    def per_player(self) -> bool:
+        """A bidding table: the score is kept per player, the sides change every deal."""
+        return self.info.rules.scores_per_seat
 
     @property
     def choices(self) -> list[Card]:
@@ -309,10 +366,12 @@ class ChoiceError(ValueError):
     """A line that names no card the player may choose by number or by name."""
 
 
-def parse_choice(text: str, choices: Sequence[Card], lang: Language) -> Card:
+def parse_choice(text: str, choices: Sequence[Card], lang: Language, hand: CardMask = 0
+                 ) -> Card:
     """The card a player typed: its number among ``choices`` or the card itself (``7h``,
-    ``AS``, ``♥7``). A card that is not legal is returned as is: the referee refuses it with
-    its reason."""
+    ``AS``, ``♥7``). A name is a face: with two decks it is turned into the copy ``hand``
+    holds. A card that is not legal is returned as is: the referee refuses it with its
+    reason."""
     token = text.strip()
     if token.isdigit():
         number = int(token)
@@ -320,9 +379,21 @@ def parse_choice(text: str, choices: Sequence[Card], lang: Language) -> Card:
             raise ChoiceError(lang.text("no_such_number", number=number, count=len(choices)))
         return choices[number - 1]
     try:
-        return parse_card(token)
+        return held_copy(hand, parse_card(token))
     except CardParseError:
         raise ChoiceError(lang.text("not_a_card", text=token)) from None
+
+
+PASS_WORDS: Final = ("p", "pass", "passo", "passar", "passa")
+
+
+def parse_bid(text: str) -> int | None:
+    """A bid as typed: a number, or a pass (``0``, ``p``, ``pass``, ``passo``); ``None`` for
+    anything else. Whether the number may be bid is the referee's to say."""
+    token = text.strip().lower()
+    if token in PASS_WORDS:
+        return PASS
+    return int(token) if token.isdigit() and len(token) <= 4 else None
 
 
 def refusal(error: IllegalMoveError, card: Card, info: InformationState, lang: Language,
@@ -344,7 +415,7 @@ def refusal(error: IllegalMoveError, card: Card, info: InformationState, lang: L
 @dataclass
 class Table:
     """A match at the terminal table. :meth:`run` plays it to the end or until the player
-    quits; the record is saved after every card."""
+    quits; the record is saved after every bid, call and card."""
 
     setup: Setup
     screen: Screen
@@ -435,7 +506,7 @@ class Table:
 
     def view(self, info: InformationState, bottom: int, acting: int | None = None,
              hint: tuple[Card, str] | None = None, message: str | None = None,
-             hidden: bool = False) -> TableView:
+             hidden: bool = False, bid_hint: tuple[int, str] | None = None) -> TableView:
         return TableView(
             info=info,
             bottom=bottom,
@@ -448,14 +519,23 @@ class Table:
             hint=hint,
             message=message,
             hidden=hidden,
+            bid_hint=bid_hint,
         )
 
     def public_info(self, state: State, bottom: int) -> InformationState:
         """What every seat knows: the view for a screen nobody in particular faces (between
-        hot-seat turns, or a table of bots). Built from the seats' own information states."""
+        hot-seat turns, or a table of bots). Built from the seats' own information states:
+        the cards every seat knows, and the sides every seat knows (a secret partner stays
+        secret here until the called card is played)."""
         infos = [state.information_state(s) for s in range(self.rules.players)]
         known = common_knowledge(infos)
-        return dataclasses.replace(infos[bottom], hand=known[bottom], known=known)
+        teams = public_teams(infos)
+        taken = [0, 0]
+        for seat, side in enumerate(teams):
+            if side is not None:
+                taken[side] += infos[0].seat_points[seat]
+        return dataclasses.replace(infos[bottom], hand=known[bottom], known=known, teams=teams,
+                                   points_taken=tuple(taken))
 
     def spectator_view(self, state: State, bottom: int | None = None) -> TableView:
         """The table between turns: the facing human's own view, or the public one (drawn
@@ -513,21 +593,34 @@ class Table:
         self.states.append(state)
         self.save()
         deal = state.deal
+        number = len(self.match.deals)
+        dealer = self.names()[deal.dealer]
+        if deal.trump_card is None:  # a bidding table: the called card will make the trump
+            self.screen.say(self.lang.text("deal_start_bidding", number=number, dealer=dealer))
+            return
         self.screen.say(self.lang.text(
-            "deal_start", number=len(self.match.deals), dealer=self.names()[deal.dealer],
+            "deal_start", number=number, dealer=dealer,
             card=self.lang.card(deal.trump_card), suit=self.lang.suit(deal.trump),
         ))
 
     def play_deal(self, state: State) -> None:
+        """Bids and the call (at a bidding table), then every card, each from the seat whose
+        turn it is: a human at the screen or a bot."""
         while not state.is_finished():
             seat = state.to_play
+            phase = state.phase
             controller = self.rules.controller_of(seat)
-            if self.setup.seats[controller] == HUMAN:
+            human = self.setup.seats[controller] == HUMAN
+            if phase == PHASE_BIDDING:
+                (self.human_bid if human else self.bot_bid)(state, seat)
+            elif phase == PHASE_CALLING:
+                (self.human_call if human else self.bot_call)(state, seat)
+            elif human:
                 self.human_turn(state, seat, controller)
             else:
                 self.bot_turn(state, seat)
             self.save()
-            if state.trick_start == len(state.plays):
+            if phase == PHASE_PLAY and state.trick_start == len(state.plays):
                 self.trick_done(state)
         result = self.match.finish_deal(state)
         self.save()
@@ -535,27 +628,81 @@ class Table:
             bot.deal_over(state.information_state(seat), state.deal.hands)
         self.deal_done(state, result)
 
-    def bot_turn(self, state: State, seat: int) -> None:
-        bot = self.bots[seat]
-        # Reseed before each card: a bot's choice then depends only on what it sees and the
-        # match seed, so a resumed match plays on exactly as the unbroken one would have.
-        bot.rng.seed(hash_seed(self.setup.seed, len(self.match.deals), len(state.plays)))
-        card = bot.choose(state.information_state(seat))
-        state.play(card, seat)  # a bot's illegal card is a bug: let IllegalMoveError out
-        self.announce_play(seat, card)
+    def reseed(self, bot: Bot, state: State, action: str) -> None:
+        """Reseed a bot before each decision: its choice then depends only on what it sees and
+        the match seed, so a resumed match plays on exactly as the unbroken one would have."""
+        step = len(state.plays) if action == "card" else len(state.bids)
+        parts: tuple[object, ...] = (self.setup.seed, len(self.match.deals), step)
+        bot.rng.seed(hash_seed(*parts) if action == "card" else hash_seed(*parts, action))
+
+    def after_bot(self, state: State) -> None:
         self.screen.show(self.spectator_view(state))
         if not self.setup.fast and state.trick_start != len(state.plays):
             self.screen.pause(BOT_DELAY)
 
-    def human_turn(self, state: State, seat: int, controller: int) -> None:
-        lang = self.lang
+    def bot_turn(self, state: State, seat: int) -> None:
+        bot = self.bots[seat]
+        self.reseed(bot, state, "card")
+        card = bot.choose(state.information_state(seat))
+        state.play(card, seat)  # a bot's illegal card is a bug: let IllegalMoveError out
+        self.announce_play(state, seat, card)
+        self.after_bot(state)
+
+    def bot_bid(self, state: State, seat: int) -> None:
+        bot = self.bots[seat]
+        self.reseed(bot, state, "bid")
+        value = bot.bid(state.information_state(seat))
+        state.bid(value, seat)  # a bot's illegal bid is a bug, as an illegal card is
+        self.announce_bid(state, seat, value)
+        self.after_bot(state)
+
+    def bot_call(self, state: State, seat: int) -> None:
+        bot = self.bots[seat]
+        self.reseed(bot, state, "call")
+        state.call(bot.call(state.information_state(seat)), seat)
+        self.announce_contract(state)
+        self.after_bot(state)
+
+    # ---- a human at the screen -----------------------------------------------------------
+
+    def face(self, state: State, controller: int) -> None:
+        """Hot-seat: before anything of ``controller``'s is shown (his hand, to bid, call or
+        play), hide the table and wait until the screen has been passed to him."""
         if self.hotseat and self.facing != controller:
             self.facing = None
             self.screen.hide()
             self.screen.show(self.spectator_view(state, bottom=controller))
-            if self.screen.ask(lang.text("pass_to", seat=self.names()[controller])) is None:
+            if self.screen.ask(self.lang.text("pass_to", seat=self.names()[controller])) is None:
                 raise _InputEnded
         self.facing = controller
+
+    def converse(self, make_view: Callable[[str | None], TableView], prompt: str, help_key: str,
+                 act: Callable[[str], str | None]) -> None:
+        """Draw the viewer's table and read lines until ``act`` takes one (it returns
+        ``None``); its refusal, help (``?``) and quitting (``q``) are answered in between,
+        and change nothing."""
+        lang = self.lang
+        message: str | None = None
+        while True:
+            self.screen.show(make_view(message))
+            line = self.screen.ask(prompt)
+            if line is None:
+                raise _InputEnded
+            command = line.strip()
+            message = None
+            if command == "?":
+                message = lang.text(help_key)
+            elif command.lower() in ("q", "quit", "sair"):
+                self.confirm_quit()
+                message = lang.text("not_quitting")
+            elif command:
+                message = act(command)
+                if message is None:
+                    return
+
+    def human_turn(self, state: State, seat: int, controller: int) -> None:
+        lang = self.lang
+        self.face(state, controller)
         info = state.information_state(seat)
         hint = self.hint(seat, info) if self.setup.hints else None
         acting_name = None if seat == controller else self.names()[seat]
@@ -565,37 +712,84 @@ class Table:
             prompt = lang.text("prompt_seat", seat=self.names()[seat])
         else:
             prompt = lang.text("prompt")
-        message: str | None = None
-        while True:
-            view = self.view(info, controller, acting=seat, hint=hint, message=message)
-            self.screen.show(view)
-            line = self.screen.ask(prompt)
-            if line is None:
-                raise _InputEnded
-            command = line.strip()
-            message = None
-            if command == "?":
-                message = lang.text("help")
-                continue
-            if command.lower() in ("q", "quit", "sair"):
-                self.confirm_quit()
-                message = lang.text("not_quitting")
-                continue
-            if not command:
-                continue
+
+        def act(command: str) -> str | None:
             try:
-                card = parse_choice(command, view.choices, lang)
-                state.play(card, seat)
+                card = parse_choice(command, numbered_moves(info), lang, info.hand)
             except ChoiceError as error:
-                message = str(error)
-                continue
+                return str(error)
+            try:
+                state.play(card, seat)
             except IllegalMoveError as error:
-                message = refusal(error, card, info, lang, acting_name)
-                continue
-            self.announce_play(seat, card)
-            if self.hotseat:
-                self.screen.show(self.spectator_view(state))
-            return
+                return refusal(error, card, info, lang, acting_name)
+            self.announce_play(state, seat, card)
+            return None
+
+        self.converse(lambda message: self.view(info, controller, acting=seat, hint=hint,
+                                                message=message),
+                      prompt, "help", act)
+        if self.hotseat:
+            self.screen.show(self.spectator_view(state))
+
+    def human_bid(self, state: State, seat: int) -> None:
+        """The human's bid: the legal range in the prompt; a bid the rules refuse is refused
+        with that range, and the auction waits for another."""
+        lang = self.lang
+        self.face(state, seat)
+        info = state.information_state(seat)
+        hint = self.bid_hint(seat, info) if self.setup.hints else None
+        low = lowest_bid(self.rules, state.bids)
+        highest = max(state.bids, default=PASS)
+        key = "prompt_bid" if low <= MAX_BID else "prompt_bid_pass"
+        if self.hotseat:
+            key += "_seat"
+        prompt = lang.text(key, low=low, high=MAX_BID if low <= MAX_BID else highest,
+                           seat=self.names()[seat])
+
+        def act(command: str) -> str | None:
+            value = parse_bid(command)
+            try:
+                if value is not None:
+                    state.bid(value, seat)  # the referee's rule (sueca.auction.bid_error)
+            except IllegalMoveError:
+                value = None
+            if value is None:
+                if low > MAX_BID:
+                    return lang.text("bad_bid_pass", bid=command, high=highest)
+                return lang.text("bad_bid", bid=command, low=low, high=MAX_BID)
+            self.announce_bid(state, seat, value)
+            return None
+
+        self.converse(lambda message: self.view(info, seat, acting=seat, bid_hint=hint,
+                                                message=message),
+                      prompt, "help_bid", act)
+        if self.hotseat:
+            self.screen.show(self.spectator_view(state))
+
+    def human_call(self, state: State, seat: int) -> None:
+        """The declarer names his card: its suit is trump, its holder his secret partner."""
+        lang = self.lang
+        self.face(state, seat)
+        info = state.information_state(seat)
+        hint = self.call_hint(seat, info) if self.setup.hints else None
+        prompt = lang.text("prompt_call_seat" if self.hotseat else "prompt_call",
+                           seat=self.names()[seat])
+
+        def act(command: str) -> str | None:
+            try:
+                state.call(parse_card(command), seat)
+            except CardParseError:
+                return lang.text("bad_call", text=command)
+            except IllegalMoveError as error:
+                return str(error)
+            self.announce_contract(state)
+            return None
+
+        self.converse(lambda message: self.view(info, seat, acting=seat, hint=hint,
+                                                message=message),
+                      prompt, "help_call", act)
+        if self.hotseat:
+            self.screen.show(self.spectator_view(state))
 
     def confirm_quit(self) -> None:
         answer = self.screen.ask(self.lang.text("confirm_quit"))
@@ -604,17 +798,38 @@ class Table:
         if answer.strip().lower()[:1] in ("y", "s"):
             raise _Quit
 
-    def hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
-        """The strongest bot's card and reason for ``seat``, from that seat's information."""
+    def hint_bot(self, seat: int) -> Bot:
+        """The hint giver of ``seat``: the table's default bot, playing from that seat."""
         if seat not in self.hint_bots:
-            bot = make_bot(STRONGEST, seed=hash_seed(self.setup.seed, "hint", seat))
+            bot = make_bot(default_bot(self.rules), seed=hash_seed(self.setup.seed, "hint", seat))
             bot.new_match(self.rules, seat)
             self.hint_bots[seat] = bot
-        return self.hint_bots[seat].explain(info)
+        return self.hint_bots[seat]
+
+    def hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
+        """The hint bot's card and reason for ``seat``, from that seat's information."""
+        return self.hint_bot(seat).explain(info)
+
+    def bid_hint(self, seat: int, info: InformationState) -> tuple[int, str]:
+        """The hint bot's bid, with its reason where the bot gives one (``explain_bid``)."""
+        bot = self.hint_bot(seat)
+        explain = getattr(bot, "explain_bid", None)
+        if callable(explain):
+            value, reason = explain(info)
+            return int(value), str(reason)
+        return bot.bid(info), self.lang.text("hint_bid_reason", bot=bot.name)
+
+    def call_hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
+        bot = self.hint_bot(seat)
+        explain = getattr(bot, "explain_call", None)
+        if callable(explain):
+            card, reason = explain(info)
+            return int(card), str(reason)
+        return bot.call(info), self.lang.text("hint_call_reason", bot=bot.name)
 
     # ---- telling what happened -----------------------------------------------------------
 
-    def announce_play(self, seat: int, card: Card) -> None:
+    def announce_play(self, state: State, seat: int, card: Card) -> None:
         lang = self.lang
         names = self.names()
         controller = self.rules.controller_of(seat)
@@ -628,6 +843,47 @@ class Table:
             self.screen.say(lang.text("plays_you", card=shown))
         else:
             self.screen.say(lang.text("plays", seat=names[seat], card=shown))
+        contract = state.contract
+        if contract is not None and card_face(card) == card_face(contract.called_card):
+            self.announce_partner(contract.declarer, seat, card)
+
+    def announce_partner(self, declarer: int, holder: int, card: Card) -> None:
+        """The called card is played: now everybody knows the sides."""
+        lang = self.lang
+        names = self.names()
+        shown = lang.card(card)
+        if holder == declarer:
+            key = "alone_revealed_you" if holder == self.solo else "alone_revealed"
+        elif holder == self.solo:
+            key = "partner_revealed_you"
+        elif declarer == self.solo:
+            key = "partner_revealed_yours"
+        else:
+            key = "partner_revealed"
+        self.screen.say(lang.text(key, card=shown, seat=names[holder],
+                                  declarer=names[declarer]))
+
+    def announce_bid(self, state: State, seat: int, value: int) -> None:
+        lang = self.lang
+        you = seat == self.solo
+        if value == PASS:
+            text = lang.text("passes_you") if you else lang.text("passes",
+                                                                 seat=self.names()[seat])
+        else:
+            text = (lang.text("bids_you", bid=value) if you
+                    else lang.text("bids", seat=self.names()[seat], bid=value))
+        self.screen.say(text)
+        if state.phase == PHASE_CALLING and max(state.bids) == PASS:
+            self.screen.say(lang.text("all_passed", seat=self.names()[state.deal.dealer]))
+
+    def announce_contract(self, state: State) -> None:
+        contract = state.contract
+        assert contract is not None
+        lang = self.lang
+        values = {"seat": self.names()[contract.declarer], "target": contract.target,
+                  "card": lang.card(contract.called_card), "suit": lang.suit(contract.trump)}
+        key = "contract_you" if contract.declarer == self.solo else "contract"
+        self.screen.say(lang.text(key, **values))
 
     def trick_done(self, state: State) -> None:
         trick = state.tricks()[-1]
@@ -643,32 +899,74 @@ class Table:
         if not self.setup.fast:
             self.screen.pause(TRICK_DELAY)
 
+    def seat_list(self, values: Sequence[int], signed: bool = False) -> str:
+        """``You +3 · Player 1 0 · …``: one number per seat, for a per-player score."""
+        names = self.names()
+        return " · ".join(f"{names[s]} {v:+d}" if signed and v else f"{names[s]} {v}"
+                          for s, v in enumerate(values))
+
     def deal_done(self, state: State, result: HandResult) -> None:
         lang = self.lang
         number = len(self.match.results)
-        us = self.rules.teams[self.facing if self.facing is not None else 0]
-        them = 1 - us
-        if result.tie:
-            self.screen.say(lang.text("deal_tie", number=number))
-            if result.carry:
-                self.screen.say(lang.text("deal_tie_carry", number=number, carry=result.carry))
+        if result.contract is not None:
+            self.contract_done(state, result, number)
         else:
-            self.screen.say(lang.text(
-                "deal_result", number=number, us=result.points[us], them=result.points[them],
-                g_us=f"{result.game_points[us]:+d}", g_them=f"{result.game_points[them]:+d}",
-            ))
-        score = self.match.score
-        self.screen.say(lang.text("match_score", us=score[us], them=score[them]))
+            us = self.rules.teams[self.facing if self.facing is not None else 0]
+            them = 1 - us
+            if result.tie:
+                self.screen.say(lang.text("deal_tie", number=number))
+                if result.carry:
+                    self.screen.say(lang.text("deal_tie_carry", number=number,
+                                              carry=result.carry))
+            else:
+                self.screen.say(lang.text(
+                    "deal_result", number=number, us=result.points[us], them=result.points[them],
+                    g_us=f"{result.game_points[us]:+d}", g_them=f"{result.game_points[them]:+d}",
+                ))
+            score = self.match.score
+            self.screen.say(lang.text("match_score", us=score[us], them=score[them]))
         self.screen.show(self.spectator_view(state))
         waiting = self.screen.interactive and self.setup.humans and not self.match.is_over
         if waiting and self.screen.ask(lang.text("continue")) is None:
             raise _InputEnded
+
+    def contract_done(self, state: State, result: HandResult, number: int) -> None:
+        """A bidding table's deal is over: made or failed, who the partner was (public now:
+        the called card has been played), each player's game points and the match."""
+        contract = result.contract
+        assert contract is not None
+        lang = self.lang
+        names = self.names()
+        teams = self.public_info(state, 0).teams
+        declarer = contract.declarer
+        partner = next((s for s, side in enumerate(teams) if side == 0 and s != declarer), None)
+        if partner is not None:
+            side = lang.text("side_pair", seat=names[declarer], partner=names[partner])
+        elif None not in teams:
+            side = lang.text("side_alone", seat=names[declarer])
+        else:
+            side = names[declarer]  # the called card was never played: the partner is unknown
+        key = "contract_made" if result.made else "contract_failed"
+        self.screen.say(lang.text(key, number=number, side=side, points=result.points[0],
+                                  target=contract.target))
+        self.screen.say(lang.text("game_points_seats",
+                                  list=self.seat_list(result.game_points, signed=True)))
+        self.screen.say(lang.text("match_score_seats", target=self.rules.match_target,
+                                  list=self.seat_list(self.match.score)))
 
     def announce_winner(self) -> None:
         lang = self.lang
         winner = self.match.winner
         score = self.match.score
         if winner is None:
+            return
+        if self.rules.scores_per_seat:
+            # A bidding table: the match is won by a player.
+            if winner == self.solo:
+                self.screen.say(lang.text("match_won_you", score=score[winner]))
+            else:
+                self.screen.say(lang.text("match_player_won", seat=self.names()[winner],
+                                          score=score[winner]))
             return
         if self.solo is None:
             # Hot-seat or a table of bots: name the winning side by its seats.

@@ -131,7 +131,7 @@ def test_three_players_and_hot_seat(home: Path) -> None:
         (["--lang", "fr"], "unknown language 'fr'"),
         (["--bots", "nobody"], "unknown bot 'nobody'"),
         (["--humans", "7"], "--humans takes seats from 0 to 3"),
-        (["--set", "dummy=1"], "use --players 3"),
+        (["--players", "4", "--set", "dummy=1"], "use --players 3"),
         (["--resume"], "no unfinished match to resume"),
     ],
 )
