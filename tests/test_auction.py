@@ -134,7 +134,8 @@ def test_out_of_phase_and_out_of_turn_actions_are_refused_and_change_nothing() -
     assert_auction_refused(state, lambda: state.bid(90), "auction")
     assert_auction_refused(state, lambda: state.push(card), "auction")
     assert_auction_refused(state, lambda: state.call(card, 2), "not_your_turn")
-    for bad in (-1, 40, 79, True, "AS", None):
+    bads: tuple[Any, ...] = (-1, 40, 79, True, "AS", None)
+    for bad in bads:
         assert_auction_refused(state, lambda: state.call(bad), "bad_call")  # noqa: B023
     state.call(card, 4)
     assert_auction_refused(state, lambda: state.call(card), "auction")

@@ -7,20 +7,38 @@ and no card already played.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
-from core_support import RULE_SETS, SWEEP, random_state, ref_suit, snapshot
+from core_support import (
+    RULE_SETS,
+    SWEEP,
+    TABLE_RULES,
+    play_auction,
+    random_state,
+    ref_suit,
+    snapshot,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sueca.cards import SUIT_LETTERS, CardMask, mask_cards, parse_card
+from sueca.cards import (
+    DECK_SIZE,
+    SUIT_LETTERS,
+    CardMask,
+    card_face,
+    mask_cards,
+    parse_card,
+    parse_cards,
+)
 from sueca.deal import Deal, deal_cards
-from sueca.infostate import InformationState, common_knowledge
-from sueca.rules import STANDARD, preset
+from sueca.infostate import InformationState, _WorldSampler, common_knowledge
+from sueca.rules import STANDARD, Rules, preset
 from sueca.state import State
 
 
@@ -261,3 +279,172 @@ def test_last_trick_is_on_the_cloth_until_the_next_lead_and_counts_the_bonus() -
             assert done == expected  # same leader, cards, winner and points as the referee's
     assert done is not None and done.points == state.tricks()[-1].points
     assert done.points == sum(rules.card_points[c] for c in done.cards) + 10
+
+
+# ---- the world sampler at every table: exact and uniform ---------------------------------
+
+
+def table_worlds(info: InformationState) -> list[tuple[CardMask, ...]]:
+    """Every consistent world at any table, by brute force: each unseen card goes to a seat
+    that still needs cards and has not shown a void in its suit, or to the set-aside pile."""
+    n = info.rules.players
+    need = [info.hand_sizes[s] - info.known[s].bit_count() for s in range(n)]
+    need.append(info.rules.set_aside)
+    voids = [*info.voids, 0]
+    hands = [*info.known, 0]
+    cards = mask_cards(info.unseen)
+    worlds: list[tuple[CardMask, ...]] = []
+
+    def place(index: int) -> None:
+        if index == len(cards):
+            worlds.append(tuple(hands[:n]))
+            return
+        card = cards[index]
+        suit = card_face(card) // 10
+        for holder in range(n + 1):
+            if need[holder] and not voids[holder] >> suit & 1:
+                need[holder] -= 1
+                hands[holder] |= 1 << card
+                place(index + 1)
+                hands[holder] ^= 1 << card
+                need[holder] += 1
+
+    place(0)
+    assert len(set(worlds)) == len(worlds)
+    return worlds
+
+
+def assert_sampler_exact(info: InformationState, rng: random.Random,
+                         per_world: int = 60) -> int:
+    """The sampler counts the consistent worlds exactly (its programme counts the ways to
+    share the cards among groups of interchangeable holders; each such way stands for the
+    same number of splits inside the groups) and draws each about equally often."""
+    worlds = table_worlds(info)
+    sampler = _WorldSampler(info)
+    splits_inside = 1
+    for members in sampler.groups:
+        total = sum(sampler.seat_need[h] for h in members)
+        splits_inside *= math.factorial(total) // math.prod(
+            math.factorial(sampler.seat_need[h]) for h in members)
+    assert sampler._count(0, sampler.need) * splits_inside == len(worlds)
+    draws = per_world * len(worlds)
+    counts = Counter(info.sample_world(rng) for _ in range(draws))
+    assert set(counts) == set(worlds), "every consistent world must come up, and only those"
+    chi2 = sum((counts[w] - per_world) ** 2 / per_world for w in worlds)
+    df = len(worlds) - 1
+    assert chi2 < df + 4 * math.sqrt(2 * df) + 4, (chi2, df)
+    return len(worlds)
+
+
+def small_positions(rules: Rules, rng: random.Random, count: int, lo: int = 6,
+                    hi: int = 80) -> list[tuple[State, InformationState]]:
+    """Positions of random games, near their end, whose seat has ``lo`` to ``hi`` worlds
+    to choose among, those with voids first."""
+    found: list[tuple[State, InformationState]] = []
+    for _ in range(400):
+        state = State(rules, deal_cards(rules, rng.randrange(rules.players), rng))
+        play_auction(state, rng)
+        end = rules.cards_in_play - rng.randrange(1, 2 * rules.players)
+        for _ in range(end):
+            state.push(rng.choice(state.legal_moves()))
+        seat = rng.randrange(rules.players)
+        info = state.information_state(seat)
+        if info.unseen.bit_count() > 9:
+            continue
+        worlds = len(table_worlds(info))
+        if lo <= worlds <= hi and (any(info.voids) or rng.random() < 0.3):
+            assert tuple(state.hands) in set(table_worlds(info))
+            found.append((state, info))
+            if len(found) == count:
+                return found
+    raise AssertionError(f"only {len(found)} small positions found")
+
+
+@pytest.mark.parametrize("name", ["double8", "double6", "italiana5", "dummy", "double6_dummy",
+                                  "italiana5_variants"])
+def test_sampling_is_exact_at_every_table(name: str) -> None:
+    rng = random.Random(f"exact:{name}")
+    for _, info in small_positions(TABLE_RULES[name], rng, count=1, hi=40):
+        assert_sampler_exact(info, rng, per_world=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in sorted(TABLE_RULES) if not n.endswith("_open")])
+def test_sampling_is_exact_at_many_positions(name: str) -> None:
+    rng = random.Random(f"many exact:{name}")
+    for _, info in small_positions(TABLE_RULES[name], rng, count=6 * SWEEP, hi=150):
+        assert_sampler_exact(info, rng, per_world=100)
+
+
+def built_position(rules: Rules, seat: int, hand: str, unseen: str,
+                   sizes: dict[int, int], voids: dict[int, str],
+                   known: dict[int, str] | None = None) -> InformationState:
+    """An information state of ``seat`` made by hand for the sampler: it holds ``hand``, the
+    other seats hold ``sizes`` cards among ``unseen`` (the rest of the set-aside pile's too),
+    ``known`` cards of theirs are known, ``voids`` are suit letters, and every other card of
+    the decks has been played. (A double-deck face named twice is both copies.)"""
+
+    def mask(text: str) -> CardMask:
+        out = 0
+        for card in parse_cards(text):
+            out |= 1 << (card + DECK_SIZE if out >> card & 1 else card)
+        return out
+
+    known_masks = [0] * rules.players
+    known_masks[seat] = mask(hand)
+    for other, text in (known or {}).items():
+        known_masks[other] = mask(text)
+    hidden = mask(unseen)
+    deck = (1 << rules.deck_size) - 1
+    played = deck & ~hidden & ~sum_masks(known_masks)
+    sizes_all = [sizes.get(s, 0) + known_masks[s].bit_count() for s in range(rules.players)]
+    state = State(rules, deal_cards(rules, 0, random.Random(0)))
+    base = state.information_state(seat)
+    return dataclasses.replace(
+        base,
+        hand=known_masks[seat],
+        known=tuple(known_masks),
+        hand_sizes=tuple(sizes_all),
+        voids=tuple(sum(1 << SUIT_LETTERS.index(ch) for ch in voids.get(s, ""))
+                    for s in range(rules.players)),
+        plays=tuple(mask_cards(played)),
+    )
+
+
+@pytest.mark.parametrize(("name", "position"), [
+    # Six seats, two cards set aside: seats 1 and 2 share their voids (one group of two), the
+    # pile and seat 5 void in nothing share another; seat 4 alone lacks spades. Two copies of
+    # the ace of hearts are among the unseen cards.
+    ("double6", dict(seat=0, hand="2C 3C", unseen="AH AH 7S KS 5D 6D 2H",
+                     sizes={1: 1, 2: 1, 4: 1, 5: 2}, voids={1: "SD", 2: "SD", 4: "S", 3: "SHDC"})),
+    # Eight seats, three signatures, one seat void in everything but clubs.
+    ("double8", dict(seat=3, hand="AS", unseen="2S 3S 2H 2H 4D 5D 7C",
+                     sizes={0: 1, 1: 1, 2: 1, 4: 2, 6: 1, 7: 1},
+                     voids={0: "H", 1: "H", 2: "SHD", 5: "SHDC"})),
+    # Five players, the declarer's partner unknown: only voids constrain.
+    ("italiana5", dict(seat=1, hand="AC 2C", unseen="AS 7S KS AH 7H KH 2D",
+                       sizes={0: 2, 2: 2, 3: 2, 4: 1}, voids={0: "S", 4: "H"})),
+    # Three players: the dummy's hand (seat 2) is known, the others are not.
+    ("dummy", dict(seat=1, hand="AC 2C", unseen="AS 7S KS AH 2D 3D",
+                   sizes={0: 3, 3: 3}, voids={3: "H"}, known={2: "QH JH"})),
+])
+def test_sampling_is_exact_on_hand_built_positions(name: str, position: dict[str, Any]) -> None:
+    info = built_position(TABLE_RULES[name], **position)
+    rng = random.Random(f"built:{name}")
+    worlds = assert_sampler_exact(info, rng, per_world=40)
+    assert 10 <= worlds <= 200, worlds
+    for world in (info.sample_world(rng) for _ in range(20)):
+        check_world_at_table(info, world)
+
+
+def check_world_at_table(info: InformationState, world: tuple[CardMask, ...]) -> None:
+    rules = info.rules
+    union = 0
+    for seat, hand in enumerate(world):
+        assert hand & union == 0
+        union |= hand
+        assert hand.bit_count() == info.hand_sizes[seat]
+        assert hand & info.known[seat] == info.known[seat]
+        assert not any(info.voids[seat] >> (card_face(c) // 10) & 1 for c in mask_cards(hand))
+    pile = ((1 << rules.deck_size) - 1) & ~info.played & ~union
+    assert pile.bit_count() == rules.set_aside
