@@ -296,8 +296,11 @@ class ExternalBot(Bot):
     # -- the Bot interface --
 
     def new_match(self, rules: Rules, seat: int) -> None:
-        self.feed.start_match(rules, seat)
-        self._send_all(self.feed.match_messages())
+        feed = self.feed
+        if rules == feed.rules and seat == rules.dummy and rules.controller_of(seat) == feed.seat:
+            return  # one program plays the dummy's partner and the dummy: it keeps its seat
+        feed.start_match(rules, seat)
+        self._start()  # the match message waits for the first question (see SeatFeed.view)
 
     def choose(self, info: InformationState) -> Card:
         legal = info.legal_moves()

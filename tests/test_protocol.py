@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from sueca.arena.play import play_deal, play_match
 from sueca.arena.tournament import run_arena
 from sueca.bots import HeuristicBot, make_bot
 from sueca.cards import card_name, mask_cards, parse_card
-from sueca.deal import deal_cards
+from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
 from sueca.protocol import (
     BotSession,
@@ -64,6 +65,11 @@ for line in sys.stdin:
     elif kind == "quit":
         break
 '''
+
+
+def turned_name(deal: Deal) -> str:
+    assert deal.trump_card is not None
+    return card_name(deal.trump_card)
 
 
 @pytest.fixture
@@ -116,7 +122,7 @@ def test_external_bot_plays_a_whole_match_and_sees_only_its_seat(tiny: tuple[Pat
     for message, state in zip(deals, states, strict=True):
         assert set(message) == {"type", "dealer", "hand", "trump_card"}
         assert message["hand"] == [card_name(c) for c in mask_cards(state.deal.hands[1])]
-        assert message["trump_card"] == card_name(state.deal.trump_card)
+        assert message["trump_card"] == turned_name(state.deal)
     matches = [m for m in logged(tiny) if m["type"] == "match"]
     assert matches == [{"type": "match", "rules": {"variant": "standard"}, "seat": 1}]
     ends = [m for m in logged(tiny) if m["type"] == "deal_end"]
@@ -226,10 +232,10 @@ def test_serve_answers_a_session() -> None:
     hand = [card_name(c) for c in mask_cards(deal.hands[0])]
     state = State(STANDARD, deal)
     legal = [card_name(c) for c in state.legal_moves()]
-    lines = [
+    lines: list[dict[str, Any]] = [
         {"type": "hello", "protocol": "sueca-bot/1"},
         {"type": "match", "rules": {"variant": "standard"}, "seat": 0},
-        {"type": "deal", "dealer": 3, "hand": hand, "trump_card": card_name(deal.trump_card)},
+        {"type": "deal", "dealer": 3, "hand": hand, "trump_card": turned_name(deal)},
         {"type": "whatever", "future": True},
         {"type": "turn", "legal": legal, "time_ms": 1000},
         {"type": "played", "seat": 2, "card": "AS"},
@@ -251,7 +257,7 @@ def test_a_turn_with_an_empty_legal_list_is_refused() -> None:
     session = BotSession(HeuristicBot(1))
     session.handle({"type": "deal", "dealer": 3,
                     "hand": [card_name(c) for c in mask_cards(deal.hands[0])],
-                    "trump_card": card_name(deal.trump_card)})
+                    "trump_card": turned_name(deal)})
     with pytest.raises(ProtocolError, match="legal list is empty"):
         session.handle({"type": "turn", "legal": []})
 
@@ -286,12 +292,13 @@ def test_decode_refuses_what_is_not_a_message() -> None:
 def test_sueca_bot_command_speaks_the_protocol() -> None:
     deal = deal_cards(STANDARD, 3, random.Random(6))
     hand = [card_name(c) for c in mask_cards(deal.hands[0])]
-    session = "".join(encode(m) + "\n" for m in [
+    messages: list[dict[str, Any]] = [
         {"type": "hello", "protocol": "sueca-bot/1"},
-        {"type": "deal", "dealer": 3, "hand": hand, "trump_card": card_name(deal.trump_card)},
+        {"type": "deal", "dealer": 3, "hand": hand, "trump_card": turned_name(deal)},
         {"type": "turn", "legal": hand, "time_ms": 500},
         {"type": "quit"},
-    ])
+    ]
+    session = "".join(encode(m) + "\n" for m in messages)
     done = subprocess.run([sys.executable, "-m", "sueca.cli", "bot", "ismcts:iterations=50",
                            "--seed", "3"], input=session, capture_output=True, text=True,
                           timeout=60, check=True)

@@ -1,0 +1,660 @@
+"""The bot protocol at every table of RULES.md sections 3 and 4: the seat tracker rebuilds each
+seat's information state from the referee's messages, auction, dummy, open hands and double
+deck included; external programs play an italiana5 match and double-deck deals through
+``cmd:``; bad bids and calls and programs without the auction never stop the referee; and no
+message tells a seat who the declarer's secret partner is."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sueca.arena.play import play_match, play_out
+from sueca.auction import PASS
+from sueca.bots import Bot, HeuristicBot
+from sueca.cards import DECK_SIZE, card_face, card_name, mask_cards, parse_card
+from sueca.deal import Deal, deal_cards
+from sueca.infostate import InformationState
+from sueca.match import Match
+from sueca.protocol import (
+    BotSession,
+    ExternalBot,
+    ProtocolError,
+    SeatFeed,
+    decode,
+    encode,
+    lowest_bid,
+)
+from sueca.rules import MAX_BID, Rules, preset
+from sueca.state import State
+
+# ---- every table: the tracker rebuilds the referee's information state --------------------
+
+TABLES: dict[str, dict[str, Any]] = {
+    "standard": {"variant": "standard"},
+    "three-players": {"variant": "standard", "dummy": 2},
+    "three-players-dummy-0": {"variant": "brazil", "dummy": 0, "review_tricks": True},
+    "open-hands": {"variant": "italiana", "open_hands": True},
+    "double8": {"variant": "double8"},
+    "double8-dummy": {"variant": "double8", "dummy": 3},
+    "double6": {"variant": "double6", "review_tricks": True},
+    "double6-open": {"variant": "double6", "open_hands": True},
+    "italiana5": {"variant": "italiana5"},
+    "italiana5-open": {"variant": "italiana5", "open_hands": True},
+}
+
+
+def _faces(mask: int) -> tuple[int, ...]:
+    return tuple(sorted(card_face(c) for c in mask_cards(mask)))
+
+
+# How each compared field of InformationState is put in a form that does not depend on which
+# copy of a double-deck card is which (the protocol names faces). A new field fails the test
+# until it is listed here, so the comparison cannot silently skip it.
+_NORMAL: dict[str, Callable[[Any], object]] = {
+    "rules": lambda v: v,
+    "seat": lambda v: v,
+    "dealer": lambda v: v,
+    "trump_card": lambda v: None if v is None else card_face(v),
+    "hand": _faces,
+    "to_play": lambda v: v,
+    "leader": lambda v: v,
+    "trick": lambda v: tuple(card_face(c) for c in v),
+    "plays": lambda v: tuple(card_face(c) for c in v),
+    "trick_winners": lambda v: v,
+    "known": lambda v: tuple(_faces(m) for m in v),
+    "hand_sizes": lambda v: v,
+    "voids": lambda v: v,
+    "past_tricks": lambda v: tuple((t.leader, tuple(card_face(c) for c in t.cards), t.winner,
+                                    t.points) for t in v),
+    "points_taken": lambda v: v,
+    "phase": lambda v: v,
+    "first_leader": lambda v: v,
+    "bids": lambda v: v,
+    "contract": lambda v: None if v is None else (v.declarer, v.bid, card_face(v.called_card)),
+    "teams": lambda v: v,
+    "seat_points": lambda v: v,
+}
+
+
+def assert_same(rebuilt: InformationState, real: InformationState, where: str) -> None:
+    for f in dataclasses.fields(InformationState):
+        if not f.compare:
+            continue
+        assert f.name in _NORMAL, f"InformationState.{f.name} is not compared: add it"
+        ours = _NORMAL[f.name](getattr(rebuilt, f.name))
+        theirs = _NORMAL[f.name](getattr(real, f.name))
+        assert ours == theirs, f"{where}: {f.name} {ours!r} != {theirs!r}"
+    if real.trump_card is not None:  # the turned card's being in view, copies aside
+        assert rebuilt.trump_card_held == real.trump_card_held, where
+
+
+class _Silent(Bot):
+    """A bot for sessions that are only listened to."""
+
+    name = "silent"
+
+    def choose(self, info: InformationState) -> int:
+        return info.legal_moves()[0]
+
+
+def random_action(state: State, rng: random.Random) -> None:
+    """A random bid, call or card for the seat to move."""
+    if state.phase == "bidding":
+        low = lowest_bid(state.rules, state.bids)
+        state.bid(rng.randint(low, MAX_BID) if low <= MAX_BID and rng.random() < 0.4 else PASS)
+    elif state.phase == "calling":
+        state.call(rng.randrange(state.rules.deck_size))
+    else:
+        state.push(rng.choice(state.legal_moves()))
+
+
+class Listener:
+    """One seat's referee feed wired to a bot-side session, as over a pipe (JSON both ways)."""
+
+    def __init__(self, rules: Rules, seat: int) -> None:
+        self.feed = SeatFeed()
+        self.feed.start_match(rules, seat)
+        self.session = BotSession(_Silent())
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+
+    def tell(self, messages: Sequence[dict[str, Any]]) -> None:
+        for message in messages:
+            message = decode(encode(message))
+            self.messages.append(message)
+            self.session.handle(message)
+
+    def sync(self, state: State) -> InformationState:
+        self.tell(self.feed.catch_up(state.information_state(self.seat)))
+        tracker = self.session.tracker
+        assert tracker is not None
+        return tracker.information_state()
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_the_tracker_rebuilds_every_information_state(table: str) -> None:
+    """Every seat hears of every action at once (eager) or only when asked (lazy, as
+    ExternalBot does); at each point its rebuilt state equals the referee's, field by field.
+    The dummy's partner also rebuilds the dummy's own information state."""
+    rules = Rules.from_dict(TABLES[table])
+    rng = random.Random(table)
+    for number in range(3):
+        deal = deal_cards(rules, rng.randrange(rules.players), rng)
+        state = State(rules, deal)
+        eager = [Listener(rules, s) for s in range(rules.players)]
+        lazy = [Listener(rules, s) for s in range(rules.players)]
+        controller = rules.controller_of(rules.dummy) if rules.dummy is not None else None
+        while True:
+            where = f"{table} deal {number}, after {len(state.bids)} bids, {len(state.plays)} cards"
+            for seat, listener in enumerate(eager):
+                assert_same(listener.sync(state), state.information_state(seat),
+                            f"{where}, seat {seat}")
+            if controller is not None and rules.dummy is not None:
+                tracker = eager[controller].session.tracker
+                assert tracker is not None
+                assert_same(tracker.information_state(rules.dummy),
+                            state.information_state(rules.dummy), f"{where}, dummy")
+            if state.is_finished():
+                break
+            mover = rules.controller_of(state.to_play) if state.phase == "play" else (
+                state.to_play)
+            assert_same(lazy[mover].sync(state), state.information_state(mover),
+                        f"{where}, lazy seat {mover}")
+            random_action(state, rng)
+        for seat, listener in enumerate(lazy):
+            listener.tell(listener.feed.deal_end(state.information_state(seat),
+                                                 state.deal.hands))
+            assert listener.session.tracker is None  # deal_end closes the deal
+            assert listener.messages[-1]["type"] == "deal_end"
+        for seat, listener in enumerate(eager):
+            assert_same(listener.sync(state), state.information_state(seat), f"{table} end")
+
+
+@pytest.mark.parametrize("open_hands", [False, True])
+@pytest.mark.parametrize("first", ["twin", "turned"])
+def test_the_turned_card_and_its_twin_stay_apart(first: str, open_hands: bool) -> None:
+    """Two decks: the dealer holds the turned card and its twin. Whichever he plays first,
+    every seat knows whether the turned card is still in his hand (``played`` says
+    ``turned`` for the turned card itself)."""
+    rules = preset("double8").replace(open_hands=open_hands)
+    rng = random.Random(first)
+    while True:
+        deal = deal_cards(rules, rng.randrange(8), rng)
+        turned = deal.trump_card
+        assert turned is not None
+        twin = (turned + DECK_SIZE) % (2 * DECK_SIZE)
+        if deal.hands[deal.dealer] >> twin & 1:
+            break
+    state = State(rules, deal)
+    listeners = [Listener(rules, s) for s in range(8)]
+    wanted = [twin, turned] if first == "twin" else [turned, twin]
+    while not state.is_finished():
+        for seat, listener in enumerate(listeners):
+            assert_same(listener.sync(state), state.information_state(seat), f"seat {seat}")
+        legal = state.legal_moves()
+        mine = [c for c in wanted if c in legal and state.to_play == deal.dealer]
+        state.push(mine[0] if mine else rng.choice(legal))
+    for seat, listener in enumerate(listeners):
+        assert_same(listener.sync(state), state.information_state(seat), f"end, seat {seat}")
+    flags = [m.get("turned", False) for m in listeners[1].messages
+             if m["type"] == "played" and m["seat"] == deal.dealer
+             and parse_card(m["card"]) == card_face(turned)]
+    assert flags == ([False, True] if first == "twin" else [True, False])
+
+
+def test_deal_end_carries_the_set_aside_cards_and_every_hand() -> None:
+    rules = preset("double6")
+    rng = random.Random(3)
+    state = State(rules, deal_cards(rules, 2, rng))
+    while not state.is_finished():
+        random_action(state, rng)
+    (end,) = [m for m in SeatFeed().deal_end(state.information_state(1), state.deal.hands)
+              if m["type"] == "deal_end"]
+    assert len(end["hands"]) == 6 and all(len(h) == 13 for h in end["hands"])
+    assert [parse_card(c) for c in end["set_aside"]] == [
+        card_face(c) for c in mask_cards(state.deal.set_aside(rules))]
+    named = sorted(parse_card(c) for h in end["hands"] for c in h) + [
+        parse_card(c) for c in end["set_aside"]]
+    assert sorted(named) == sorted(list(range(DECK_SIZE)) * 2)  # every card of both decks
+    assert end["points"] == state.team_points() and "seat_points" not in end
+
+
+def test_a_hand_naming_a_card_twice_is_two_copies_at_a_double_deck_table() -> None:
+    rules = preset("double8")
+    rng = random.Random(11)
+    for _ in range(50):  # find a deal where seat 0 holds both copies of a card
+        deal = deal_cards(rules, 5, rng)
+        hand = deal.hands[0]
+        twins = [c for c in range(DECK_SIZE) if hand >> c & 1 and hand >> (c + DECK_SIZE) & 1]
+        if twins:
+            break
+    else:
+        pytest.fail("no deal with a twin in 50 tries")
+    listener = Listener(rules, 0)
+    info = listener.sync(State(rules, deal))
+    (deal_message,) = [m for m in listener.messages if m["type"] == "deal"]
+    assert deal_message["hand"].count(card_name(twins[0])) == 2
+    assert _faces(info.hand) == _faces(hand) and info.hand.bit_count() == 10
+
+
+# ---- external programs at the new tables -------------------------------------------------
+
+# A whole bot in the standard library for every table: it logs what it hears, bids the least
+# it may on a good hand, calls the ace of its longest suit, plays its first legal card; or
+# misbehaves as its second argument says.
+TABLE_BOT = r'''
+import json, sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+mode = sys.argv[2] if len(sys.argv) > 2 else "good"
+hand = []
+def say(message):
+    print(json.dumps(message), flush=True)
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        say({"type": "hello", "name": "table-bot"})
+    elif kind == "deal":
+        hand = message["hand"]
+    elif kind == "bid_turn" and mode != "old":
+        if mode == "badbid":
+            say({"type": "bid", "value": 50})
+            continue
+        if mode == "garbagebid":
+            say({"type": "bid", "value": "lots"})
+            continue
+        aces = sum(card[0] in "A7" for card in hand)
+        low = message["min"]
+        say({"type": "bid", "value": low if aces >= 2 and low <= message["max"] else 0})
+    elif kind == "call_turn" and mode != "old":
+        if mode in ("badcall", "badbid", "garbagebid"):
+            say({"type": "call", "card": "ZZ"})
+            continue
+        suits = [card[1] for card in hand]
+        say({"type": "call", "card": "A" + max("SHDC", key=suits.count)})
+    elif kind == "turn":
+        say({"type": "play", "card": message["legal"][0]})
+    elif kind == "quit":
+        break
+'''
+
+
+@pytest.fixture
+def table_bot(tmp_path: Path) -> Callable[..., str]:
+    script = tmp_path / "table_bot.py"
+    script.write_text(TABLE_BOT, encoding="utf-8")
+
+    def command(log: str = "log", mode: str = "good") -> str:
+        return f"{sys.executable} {script} {tmp_path / (log + '.jsonl')} {mode}"
+
+    return command
+
+
+def logged(command: str) -> list[dict[str, Any]]:
+    path = Path(command.split()[2])
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def auction_then_play(state: State, bots: Sequence[Bot]) -> State:
+    """The auction through the Bot interface (bid, call), then the arena's play_out."""
+    while state.phase in ("bidding", "calling"):
+        seat = state.to_play
+        info = state.information_state(seat)
+        if state.phase == "bidding":
+            state.bid(bots[seat].bid(info), seat)
+        else:
+            state.call(bots[seat].call(info), seat)
+    return play_out(state, bots)
+
+
+def one_deal_match(rules: Rules, bots: Sequence[Bot], rng: random.Random, first_dealer: int
+                   ) -> list[State]:
+    """The arena's play_match (new_match for every seat, the deal, deal_over), stopped after
+    its first deal."""
+
+    def stop(match: Match, state: State) -> None:
+        match.winner = 0
+
+    return play_match(rules, bots, rng, first_dealer=first_dealer, on_deal=stop)[1]
+
+
+def test_external_programs_play_a_whole_italiana5_match(table_bot: Callable[..., str]) -> None:
+    rules = preset("italiana5")
+    commands = [table_bot("seat1"), table_bot("seat3")]
+    bots: list[Bot] = [HeuristicBot(1), ExternalBot(commands[0], seed=2), HeuristicBot(3),
+                       ExternalBot(commands[1], seed=4), HeuristicBot(5)]
+    match = Match(rules, first_dealer=0)
+    for seat, bot in enumerate(bots):
+        bot.new_match(rules, seat)
+    rng = random.Random(9)
+    states = []
+    try:
+        while not match.is_over:
+            state = auction_then_play(match.new_deal(rng), bots)
+            match.finish_deal(state)
+            states.append(state)
+    finally:
+        for bot in bots:
+            bot.close()
+    assert len(states) >= 2 and max(match.score) >= rules.match_target
+    for seat, command in zip((1, 3), commands, strict=True):
+        external = bots[seat]
+        assert isinstance(external, ExternalBot)
+        assert external.errors == [] and external.remote_name == "table-bot"
+        messages = logged(command)
+        kinds = [m["type"] for m in messages]
+        assert kinds.count("deal") == kinds.count("deal_end") == len(states)
+        assert kinds.count("bid_turn") == len(states)  # each player bids once a deal
+        assert kinds.count("bid") == 5 * len(states)  # every bid, its own echoed
+        assert kinds.count("contract") == len(states)
+        assert kinds.count("played") == 40 * len(states)
+        assert kinds.count("turn") == 8 * len(states)
+        assert "shown" not in kinds  # a closed table shows nothing
+        for message in messages:
+            if message["type"] == "deal":
+                assert set(message) == {"type", "dealer", "hand"}  # no trump card turned
+                assert len(message["hand"]) == 8
+            if message["type"] == "deal_end":
+                assert set(message) == {"type", "points", "hands", "seat_points"}
+                assert sum(message["seat_points"]) == 120
+        deals = iter(states)
+        for message in messages:
+            if message["type"] == "contract":
+                contract = next(deals).contract
+                assert contract is not None
+                assert message == {"type": "contract", "declarer": contract.declarer,
+                                   "bid": contract.bid,
+                                   "called_card": card_name(contract.called_card),
+                                   "trump": "SHDC"[contract.trump]}
+    assert any(s.contract is not None and s.contract.declarer in (1, 3) for s in states)
+
+
+def test_external_programs_play_a_double8_deal_through_the_arena(
+        table_bot: Callable[..., str]) -> None:
+    rules = preset("double8")
+    command = table_bot("double8")
+    bots: list[Bot] = [ExternalBot(command, seed=s) if s % 3 == 0 else HeuristicBot(s)
+                       for s in range(8)]
+    try:
+        states = one_deal_match(rules, bots, random.Random(4), first_dealer=7)
+    finally:
+        for bot in bots:
+            bot.close()
+    (state,) = states
+    assert state.is_finished()
+    assert all(isinstance(b, ExternalBot) and b.errors == [] for b in bots[::3])
+    messages = logged(command)
+    kinds = [m["type"] for m in messages]
+    assert kinds.count("deal") == kinds.count("deal_end") == 3
+    assert kinds.count("turn") == 30 and kinds.count("played") == 3 * 80
+    for message in messages:
+        if message["type"] == "deal_end":
+            names = [c for hand in message["hands"] for c in hand]
+            assert len(message["hands"]) == 8 and len(names) == 80
+            assert all(names.count(c) == 2 for c in names)  # two decks: every card twice
+    turned = [m for m in messages if m.get("turned")]
+    assert all(m["card"] == card_name(state.deal.trump_card or 0) and m["seat"] == 7
+               for m in turned)
+
+
+def test_our_bot_program_plays_an_italiana5_deal_and_a_dummy_through_cmd() -> None:
+    """Both sides of the protocol end to end: ``sueca bot heuristic`` seated by cmd:."""
+    program = f"{sys.executable} -m sueca.cli bot heuristic"
+    rules = preset("italiana5")
+    bots: list[Bot] = [ExternalBot(program), HeuristicBot(1), HeuristicBot(2),
+                       ExternalBot(program), HeuristicBot(4)]
+    try:
+        for seat, bot in enumerate(bots):
+            bot.new_match(rules, seat)
+        state = auction_then_play(State(rules, deal_cards(rules, 3, random.Random(5))), bots)
+    finally:
+        for bot in bots:
+            bot.close()
+    assert state.is_finished()
+    assert all(isinstance(b, ExternalBot) and b.errors == [] and b.remote_name == "heuristic"
+               for b in bots[::3])
+    # Three players: one program plays seat 0 and its partner's dummy, seat 2.
+    three = Rules.from_dict({"variant": "standard", "dummy": 2})
+    partner = ExternalBot(program)
+    seated: list[Bot] = [partner, HeuristicBot(1), partner, HeuristicBot(3)]
+    try:
+        states = one_deal_match(three, seated, random.Random(6), first_dealer=1)
+    finally:
+        partner.close()
+    assert states[0].is_finished() and partner.errors == []
+
+
+def test_a_dummy_turn_names_the_dummy_and_its_partner_sees_the_dummy(
+        table_bot: Callable[..., str]) -> None:
+    rules = Rules.from_dict({"variant": "standard", "dummy": 0})  # seat 2 plays seat 0
+    command = table_bot("dummy")
+    partner = ExternalBot(command)
+    bots: list[Bot] = [partner, HeuristicBot(1), partner, HeuristicBot(3)]
+    try:
+        states = one_deal_match(rules, bots, random.Random(2), first_dealer=3)
+    finally:
+        partner.close()
+    assert partner.errors == []
+    messages = logged(command)
+    assert [m for m in messages if m["type"] == "match"] == [
+        {"type": "match", "rules": {"variant": "standard", "dummy": 0}, "seat": 2}]
+    turns = [m for m in messages if m["type"] == "turn"]
+    assert len(turns) == 20 and sum(m.get("seat") == 0 for m in turns) == 10
+    (shown,) = [m for m in messages if m["type"] == "shown"]
+    assert shown["seat"] == 0 and messages.index(shown) < messages.index(turns[0])
+    assert sorted(parse_card(c) for c in shown["cards"]) == sorted(
+        mask_cards(states[0].deal.hands[0]))
+    assert [m["type"] for m in messages].count("deal_end") == 1
+
+
+@pytest.mark.parametrize(("mode", "problem"), [
+    ("badbid", "a bid is 61 to 120 card points, or 0 to pass, not 50"),
+    ("garbagebid", "a bid is 61 to 120 card points, or 0 to pass, not 'lots'"),
+])
+def test_a_bad_bid_or_call_is_refused_and_the_deal_goes_on(
+        table_bot: Callable[..., str], mode: str, problem: str) -> None:
+    rules = preset("italiana5")
+    command = table_bot(mode, mode)
+    external = ExternalBot(command, time_ms=300, grace_ms=500)
+    # Seat 2 deals, so it bids first; when everybody passes it is the declarer and calls.
+    bots: list[Bot] = [HeuristicBot(0), HeuristicBot(1), external, HeuristicBot(3),
+                       HeuristicBot(4)]
+    for seat, bot in enumerate(bots):
+        bot.new_match(rules, seat)
+    deal = deal_cards(rules, 2, random.Random(1))
+    state = auction_then_play(State(rules, deal), bots)
+    external.close()
+    assert state.is_finished() and state.bids[0] == PASS
+    name = f"cmd:{command}: seat 2: "
+    assert external.errors[:2] == [f"{name}bad bid: {problem}; asking again",
+                                   f"{name}bad bid: {problem}; passing"]
+    assert state.contract is not None
+    if state.contract.declarer == 2:  # everybody passed: it calls, badly, twice
+        fallback = Bot.call(external, _info_at_call(rules, deal, state.bids))
+        assert external.errors[2:] == [
+            f"{name}bad call: 'ZZ' is not a card; asking again",
+            f"{name}bad call: 'ZZ' is not a card; calling the fallback card "
+            f"{card_name(fallback)}"]
+        assert state.contract.called_card == fallback
+    else:
+        assert len(external.errors) == 2
+
+
+def _info_at_call(rules: Rules, deal: Deal, bids: Sequence[int]) -> InformationState:
+    state = State(rules, deal)
+    for value in bids:
+        state.bid(value)
+    return state.information_state(state.to_play)
+
+
+def test_a_program_that_predates_the_auction_times_out_and_passes(
+        table_bot: Callable[..., str]) -> None:
+    rules = preset("italiana5")
+    command = table_bot("old", "old")
+    old = ExternalBot(command, time_ms=100, grace_ms=200)
+    bots: list[Bot] = [old, HeuristicBot(1), HeuristicBot(2), HeuristicBot(3), HeuristicBot(4)]
+    for seat, bot in enumerate(bots):
+        bot.new_match(rules, seat)
+    started = time.monotonic()
+    states = []
+    for dealer in (0, 1):  # seat 0 deals first: every pass makes it the declarer
+        deal = deal_cards(rules, dealer, random.Random(dealer))
+        states.append(auction_then_play(State(rules, deal), bots))
+    old.close()
+    assert time.monotonic() - started < 10
+    assert all(s.is_finished() and s.bids[(0 - s.deal.dealer) % 5] == PASS for s in states)
+    assert len(old.errors) == 1 and "predates the auction" in old.errors[0]
+    assert old.errors[0].startswith(f"cmd:{command}: seat 0: no answer within 0.3 s")
+    kinds = [m["type"] for m in logged(command)]
+    assert kinds.count("bid_turn") == 1 and "call_turn" not in kinds  # asked once only
+    assert kinds.count("turn") == 16  # it still plays its cards
+
+
+# ---- the secret partner ------------------------------------------------------------------
+
+
+def test_no_message_tells_a_defender_who_the_partner_is() -> None:
+    """A seat that is neither declarer nor partner gets the same messages whoever holds the
+    called card, up to its being played: swapping the partner's hand with another defender's
+    changes nothing it is told. And nothing it is told names a partner."""
+    rules = preset("italiana5")
+    rng = random.Random(21)
+    checked = 0
+    while checked < 20:
+        deal = deal_cards(rules, rng.randrange(5), rng)
+        state = State(rules, deal)
+        while state.phase == "bidding":
+            low = lowest_bid(rules, state.bids)
+            state.bid(low if rng.random() < 0.3 and low <= MAX_BID else PASS)
+        declarer = state.to_play
+        called = next(c for c in range(DECK_SIZE) if not deal.hands[declarer] >> c & 1)
+        partner = next(s for s in range(5) if deal.hands[s] >> called & 1)
+        for observer in (s for s in range(5) if s not in (declarer, partner)):
+            other = next(s for s in range(5) if s not in (declarer, partner, observer))
+            swapped = list(deal.hands)
+            swapped[partner], swapped[other] = swapped[other], swapped[partner]
+            told = [_told_until_either_plays(rules, Deal(deal.dealer, tuple(h), None),
+                                             state.bids, called, observer, (partner, other))
+                    for h in (deal.hands, swapped)]
+            assert told[0] == told[1]
+            for message in told[0]:
+                assert "partner" not in json.dumps(message)
+                if message["type"] == "contract":
+                    assert set(message) == {"type", "declarer", "bid", "called_card", "trump"}
+            checked += 1
+
+
+def _told_until_either_plays(rules: Rules, deal: Deal, bids: Sequence[int], called: int,
+                             observer: int, hidden: tuple[int, int]) -> list[dict[str, Any]]:
+    """What ``observer`` is told from the deal until one of ``hidden`` is to play (the
+    plays before that follow from the observer's and the declarer's hands alone)."""
+    state = State(rules, deal)
+    for value in bids:
+        state.bid(value)
+    state.call(called)
+    feed = SeatFeed()
+    feed.start_match(rules, observer)
+    told = feed.catch_up(state.information_state(observer))
+    while state.to_play not in hidden:
+        state.push(state.legal_moves()[0])
+        told += feed.catch_up(state.information_state(observer))
+    return told
+
+
+# ---- the bot side refuses what cannot happen ---------------------------------------------
+
+
+def _session(rules: Rules, seat: int, dealer: int, hand: Sequence[str]) -> BotSession:
+    session = BotSession(HeuristicBot(1))
+    session.handle({"type": "match", "rules": rules.to_dict(), "seat": seat})
+    session.handle({"type": "deal", "dealer": dealer, "hand": list(hand)})
+    return session
+
+
+def test_the_bot_side_bids_calls_and_plays_through_the_bot_interface() -> None:
+    rules = preset("italiana5")
+    deal = deal_cards(rules, 4, random.Random(7))
+    hand = [card_name(c) for c in mask_cards(deal.hands[4])]
+    session = _session(rules, 4, 4, hand)
+    (answer,) = session.handle({"type": "bid_turn", "min": 61, "max": 120, "pass": 0})
+    assert answer["type"] == "bid" and answer["value"] in (0, *range(61, 121))
+    for seat in (4, 0, 1, 2, 3):
+        session.handle({"type": "bid", "seat": seat, "value": 0})
+    (call,) = session.handle({"type": "call_turn"})
+    called = parse_card(call["card"])
+    session.handle({"type": "contract", "declarer": 4, "bid": 0, "called_card": call["card"],
+                    "trump": "SHDC"[called // 10]})
+    (play,) = session.handle({"type": "turn", "legal": hand})
+    assert play["type"] == "play" and play["card"] in hand
+    tracker = session.tracker
+    assert tracker is not None
+    assert tracker.information_state().contract is not None
+
+
+@pytest.mark.parametrize(("messages", "problem"), [
+    ([{"type": "bid", "seat": 1, "value": 70}], "turn to bid"),
+    ([{"type": "bid", "seat": 4, "value": 50}], "a bid is 61 to 120"),
+    ([{"type": "bid", "seat": 4, "value": "x"}], "bid value must be a whole number"),
+    ([{"type": "call_turn"}], "not won the auction"),
+    ([{"type": "contract", "declarer": 4, "bid": 0, "called_card": "AH"}], "not over"),
+    ([{"type": "played", "seat": 4, "card": "AH"}], "before the contract"),
+    ([{"type": "turn", "legal": ["AH"]}], "not seat 4's turn"),
+    ([{"type": "bid", "seat": s, "value": 0} for s in (4, 0, 1, 2, 3)]
+     + [{"type": "contract", "declarer": 0, "bid": 0, "called_card": "AH"}], "seat 4 the decl"),
+    ([{"type": "bid", "seat": s, "value": 0} for s in (4, 0, 1, 2, 3)]
+     + [{"type": "contract", "declarer": 4, "bid": 0, "called_card": "AH", "trump": "S"}],
+     "is H, not S"),
+    ([{"type": "bid", "seat": s, "value": 0} for s in (4, 0, 1, 2, 3)]
+     + [{"type": "contract", "declarer": 4, "bid": 0, "called_card": "AH", "trump": "X"}],
+     "one of S H D C"),
+    ([{"type": "shown", "seat": 4, "cards": ["AH"]}], "own hand is never shown"),
+    ([{"type": "shown", "seat": 1, "cards": ["2S"] * 2}], "every copy of it"),
+])
+def test_the_bot_side_names_impossible_auction_messages(messages: list[dict[str, Any]],
+                                                       problem: str) -> None:
+    rules = preset("italiana5")
+    deal = deal_cards(rules, 4, random.Random(7))
+    session = _session(rules, 4, 4, [card_name(c) for c in mask_cards(deal.hands[4])])
+    with pytest.raises(ProtocolError, match=problem):
+        for message in messages:
+            session.handle(message)
+
+
+@pytest.mark.parametrize(("rules", "deal", "problem"), [
+    ({"variant": "italiana5"}, {"dealer": 0, "hand": [f"{r}S" for r in "234567QJ"],
+                                 "trump_card": "2S"},
+     "turns no trump card"),
+    ({"variant": "double8"}, {"dealer": 0, "hand": ["AS"] * 3 + ["2S"] * 7},
+     "more than twice"),
+    ({"variant": "double8"}, {"dealer": 1, "hand": ["AS", "AS"] + ["2S", "3S", "4S", "5S"] * 2,
+                              "trump_card": "AS"}, "the dealer's, not this seat's"),
+])
+def test_the_bot_side_refuses_impossible_deals(rules: dict[str, Any], deal: dict[str, Any],
+                                              problem: str) -> None:
+    session = BotSession(HeuristicBot())
+    session.handle({"type": "match", "rules": rules, "seat": 0})
+    with pytest.raises(ProtocolError, match=problem):
+        session.handle({"type": "deal", **deal})
+
+
+def test_a_turn_for_a_seat_the_bot_does_not_play_is_refused() -> None:
+    rules = Rules.from_dict({"variant": "standard", "dummy": 2})
+    deal = deal_cards(rules, 3, random.Random(1))
+    session = BotSession(HeuristicBot())
+    session.handle({"type": "match", "rules": rules.to_dict(), "seat": 1})
+    session.handle({"type": "deal", "dealer": 3,
+                    "hand": [card_name(c) for c in mask_cards(deal.hands[1])],
+                    "trump_card": card_name(deal.trump_card or 0)})
+    with pytest.raises(ProtocolError, match="seat 1 does not play for seat 2"):
+        session.handle({"type": "turn", "seat": 2, "legal": ["AS"]})
