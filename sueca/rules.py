@@ -135,6 +135,11 @@ class Rules:
                 raise RulesError("rules option 'teams' must be empty when 'bidding' is on")
             if self.dummy is not None:
                 raise RulesError("a bidding table has no dummy")
+            if self.decks != 1:
+                # Two copies of the called card would make two partners, and a player seeing
+                # either copy played could not tell which: the auction needs one deck.
+                raise RulesError("a bidding table plays with one deck: the called card must be "
+                                 "the only one of its kind")
         elif sorted(set(teams)) != [0, 1] or len(teams) != self.players:
             raise RulesError("rules option 'teams' must list a team, 0 or 1, for each seat")
         if self.hand_size * self.players > self.deck_size:
