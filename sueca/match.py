@@ -55,13 +55,18 @@ class Match:
     def is_over(self) -> bool:
         return self.winner is not None
 
+    @property
+    def winner_name(self) -> str:
+        """Who won, in words: a team, or at a bidding table (scores per seat) a player."""
+        return f"{'player' if self.rules.scores_per_seat else 'team'} {self.winner}"
+
     def new_deal(self, rng: random.Random) -> State:
         """Shuffle and deal the next hand."""
         return self.start_deal(deal_cards(self.rules, self.dealer, rng))
 
     def start_deal(self, deal: Deal) -> State:
         if self.is_over:
-            raise MatchOverError(f"the match is over: team {self.winner} has won it")
+            raise MatchOverError(f"the match is over: {self.winner_name} has won it")
         if len(self.deals) > len(self.results):
             raise RuntimeError("the previous deal is not finished")
         if deal.dealer != self.dealer:
@@ -75,7 +80,7 @@ class Match:
         if not state.is_finished():
             raise ValueError("the hand is not finished")
         if self.is_over:
-            raise MatchOverError(f"the match is over: team {self.winner} has won it")
+            raise MatchOverError(f"the match is over: {self.winner_name} has won it")
         if state.contract is not None:
             result = score_contract(self.rules, state.contract, state.team_points(),
                                     state.teams, state.team_tricks())

@@ -254,7 +254,7 @@ def replay(record: GameRecord) -> Replay:
 
     for index, deal_record in enumerate(record.deals):
         if match.is_over:
-            return fail(index, None, f"the match was already won by team {match.winner}")
+            return fail(index, None, f"the match was already won by {match.winner_name}")
         if states and not states[-1].is_finished():
             return fail(index - 1, None, "this deal is unfinished, but another deal follows it")
         try:

@@ -176,6 +176,9 @@ def test_rules_of_a_bidding_table() -> None:
         Rules.from_dict({"variant": "italiana5", "dummy": 1})
     with pytest.raises(Exception, match="trump"):
         Deal(0, deal_cards(ITALIANA5, 0, random.Random(1)).hands, 3).validate(ITALIANA5)
+    # Two decks would hold two copies of the called card: two partners, neither one known.
+    with pytest.raises(RulesError, match="one deck"):
+        Rules.from_dict({"variant": "italiana5", "decks": 2, "hand_size": 16})
 
 
 # ---- the secret partner ---------------------------------------------------------------------
@@ -455,12 +458,17 @@ def test_a_match_is_won_per_player_and_the_record_agrees(scores: list[int] | Non
         winner = match.winner
         assert winner is not None and match.score[winner] >= rules.match_target
         assert all(match.score[s] < match.score[winner] for s in range(5) if s != winner)
-        with pytest.raises(MatchOverError):
+        with pytest.raises(MatchOverError, match=f"player {winner} has won it"):
             match.new_deal(rng)
         text = dumps(GameRecord.from_states(rules, match.first_dealer, states))
         report = check(loads(text))
         assert report["valid"], report["error"]
         assert report["match"] == {"score": match.score, "winner": winner}
+        # A deal recorded after the match was won makes the record invalid, naming the player.
+        data = json.loads(text)
+        data["deals"].append(data["deals"][-1])
+        report_after = check(loads(json.dumps(data)))
+        assert report_after["error"]["reason"] == f"the match was already won by player {winner}"
         for entry, state, result in zip(report["deals"], states, match.results, strict=True):
             assert entry["game_points"] == list(result.game_points)
             assert entry["seat_points"] == state.seat_points and entry["bids"] == state.bids
