@@ -6,9 +6,18 @@ const $ = (id) => document.getElementById(id);
 let bots = { bots: ["heuristic", "random"], default: "heuristic" };
 let lastTables = [];
 
+// Seats and defaults of each preset (the server's rules presets say the same).
+const PRESET_SEATS = { double6: 6, double8: 8, italiana5: 5 };
+const PRESET_TARGET = { pontos: 500, italiana5: 10 };
+const BIDDING = { italiana5: true };
+
+function preset() { return $("preset").value; }
+function seatCount() { return PRESET_SEATS[preset()] || 4; }
+
 function seatRole(seat) {
   if (seat === 0) return t("you");
-  return seat === 2 ? t("partner") : t("opponent");
+  if (BIDDING[preset()]) return t("no_fixed_partner");
+  return seat % 2 === 0 ? t("partner") : t("opponent");
 }
 
 function renderSeats() {
@@ -18,11 +27,17 @@ function renderSeats() {
   const levels = (chosen) => bots.bots.map((b) =>
     `<option value="${b}"${b === chosen ? " selected" : ""}>${b}</option>`).join("");
   let html = `<legend>${t("seats")}</legend>`;
-  for (let seat = 0; seat < 4; seat++) {
+  // Three players: at a four-seat table without bidding one seat may be a dummy, played by
+  // its partner (the server checks there is at most one).
+  const dummyAllowed = seatCount() === 4 && !BIDDING[preset()];
+  for (let seat = 0; seat < seatCount(); seat++) {
     const was = previous[seat] || { kind: seat === 0 ? "human" : "bot", level: bots.default };
+    if (was.kind === "dummy" && !dummyAllowed) was.kind = "bot";
+    const dummy = dummyAllowed
+      ? `<option value="dummy"${was.kind === "dummy" ? " selected" : ""}>${t("kind_dummy")}</option>` : "";
     const kinds = seat === 0 ? `<option value="human">${t("you")}</option>`
       : `<option value="bot"${was.kind === "bot" ? " selected" : ""}>${t("kind_bot")}</option>
-         <option value="human"${was.kind === "human" ? " selected" : ""}>${t("kind_human")}</option>`;
+         <option value="human"${was.kind === "human" ? " selected" : ""}>${t("kind_human")}</option>${dummy}`;
     html += `<div class="seat-row" data-seat="${seat}">
       <span class="who">${t("seat_n", { n: seat + 1 })}<small>${seatRole(seat)}</small></span>
       <select class="kind" aria-label="${t("seat_n", { n: seat + 1 })}">${kinds}</select>
@@ -34,17 +49,33 @@ function renderSeats() {
     const kind = row.querySelector(".kind");
     kind.addEventListener("change", () => {
       row.querySelector(".level").hidden = kind.value !== "bot";
+      if (kind.value === "dummy") {
+        // One dummy at most: another seat that was the dummy becomes a bot again.
+        for (const other of box.querySelectorAll(".seat-row .kind")) {
+          if (other !== kind && other.value === "dummy") {
+            other.value = "bot";
+            other.closest(".seat-row").querySelector(".level").hidden = false;
+          }
+        }
+      }
     });
   }
 }
 
+let targetFor = null; // the preset whose default target the field holds
+
 function syncTarget() {
-  const pontos = $("preset").value === "pontos";
+  const pontos = preset() === "pontos";
   $("target-unit").textContent = pontos ? t("points_unit") : t("games");
   const value = Number($("target").value);
+  if (targetFor !== null && targetFor !== preset()
+      && value === (PRESET_TARGET[targetFor] || 4)) {
+    $("target").value = PRESET_TARGET[preset()] || 4; // still the old default: follow the preset
+  }
   if (pontos && value < 50) $("target").value = 500;
-  if (!pontos && value >= 50) $("target").value = 4;
-  $("must_trump").checked = $("preset").value === "italiana" || $("must_trump").checked;
+  if (!pontos && value >= 50) $("target").value = PRESET_TARGET[preset()] || 4;
+  targetFor = preset();
+  $("must_trump").checked = preset() === "italiana" || $("must_trump").checked;
 }
 
 async function createTable(event) {
@@ -59,6 +90,10 @@ async function createTable(event) {
   if ($("sweep").value !== "points") rules.sweep = $("sweep").value;
   const seats = [...document.querySelectorAll(".seat-row")].map((row, seat) => {
     const kind = row.querySelector(".kind").value;
+    if (kind === "dummy") {
+      rules.dummy = seat;
+      return { kind };
+    }
     return kind === "bot" ? { kind, level: row.querySelector(".level").value }
       : { kind: "human", name: seat === 0 ? name : "" };
   });
@@ -109,17 +144,21 @@ function renderTables() {
   list.innerHTML = lastTables.map((table) => {
     const seats = table.seats.map((s) => {
       const status = s.free ? t("free") : s.kind === "bot" ? t("status_bot")
+        : s.kind === "dummy" ? t("status_dummy")
         : s.status === "present" ? "" : t(`status_${s.status}`);
       const sit = s.free ? ` <button class="btn small sit" type="button" data-table="${table.id}"
         data-seat="${s.seat}">${t("sit")}</button>` : "";
-      return `<span class="chip team${s.seat % 2}">${escapeHtml(s.name)}${status ? ` · ${status}` : ""}${sit}</span>`;
+      const team = table.rules.variant === "italiana5" ? "" : ` team${s.seat % 2}`;
+      return `<span class="chip${team}">${escapeHtml(s.name)}${status ? ` · ${status}` : ""}${sit}</span>`;
     }).join("");
     const unit = table.rules.variant === "pontos" ? t("points_unit") : t("games");
     return `<li class="table-item"><header><strong>${t(`rules_${table.rules.variant}`)}
       · ${t("match_n", { n: table.match })}</strong>
       <a class="btn small" href="/t/${table.id}">${t("watch")}</a></header>
       <div class="seats-line">${seats}</div>
-      <div class="muted">${t("team_a")} ${table.score[0]} – ${table.score[1]} ${t("team_b")}
+      <div class="muted">${table.score.length === 2
+        ? `${t("team_a")} ${table.score[0]} – ${table.score[1]} ${t("team_b")}`
+        : table.seats.map((s) => `${escapeHtml(s.name)} ${table.score[s.seat]}`).join(" · ")}
         (${unit})</div></li>`;
   }).join("");
   for (const button of list.querySelectorAll(".sit")) {
@@ -142,7 +181,7 @@ async function init() {
   $("name").value = localStorage.getItem("sueca.name") || "";
   try { bots = await (await fetch("/api/bots")).json(); } catch { /* keep the defaults */ }
   renderSeats();
-  $("preset").addEventListener("change", syncTarget);
+  $("preset").addEventListener("change", () => { syncTarget(); renderSeats(); });
   $("create").addEventListener("submit", createTable);
   mountLanguageSwitch(() => { renderSeats(); syncTarget(); renderTables(); drawFan(); });
   syncTarget();

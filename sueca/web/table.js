@@ -78,6 +78,10 @@ function showToast(text) {
 // ---- geometry: where each seat sits on the screen ----
 
 function viewer() { return view.you ?? 0; }
+function seated() { return view.you !== null && view.you !== undefined; }
+function seatCount() { return view.seats.length; }
+// Four seats sit at the four sides of the cloth; 5, 6 or 8 sit round it (a ring).
+function ring() { return seatCount() !== 4; }
 
 function position(seat) {
   // Play passes to the right in Portugal (counter-clockwise): the next seat is on your right.
@@ -87,18 +91,43 @@ function position(seat) {
   return order[k];
 }
 
+// A ring seat's direction from the cloth's centre: you at the bottom, the next seat to play
+// on your right (counter-clockwise) or left (clockwise), as at a real table.
+function ringAngle(seat) {
+  const n = seatCount();
+  const k = (seat - viewer() + n) % n;
+  const turn = (2 * Math.PI * k) / n;
+  return Math.PI / 2 + (view.direction === "clockwise" ? turn : -turn);
+}
+
+function ringPlace(seat, rx, ry) {
+  const a = ringAngle(seat);
+  return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
+}
+
 function seatName(seat) {
   const info = view.seats[seat];
+  if (info.kind === "dummy" && !info.named) return t("dummy");
   return info.named || info.kind === "bot" ? info.name : t("seat_n", { n: seat + 1 });
 }
 
+// A seat's side as this viewer knows it: 0/1, or null (a bidding table's secret partner).
+function sideOf(seat) {
+  if (view.sides) return view.sides[seat];
+  return view.seats[seat].team;
+}
+
+function mySide() { return seated() ? sideOf(view.you) : null; }
+
 function teamLabel(team) {
-  if (view.you === null || view.you === undefined) return team === 0 ? t("team_a") : t("team_b");
-  return team === view.seats[view.you].team ? t("us") : t("them");
+  if (view.bidding) return team === 0 ? t("declarer_side") : t("defenders");
+  const mine = mySide();
+  if (mine === null || mine === undefined) return team === 0 ? t("team_a") : t("team_b");
+  return team === mine ? t("us") : t("them");
 }
 
 function teamsInOrder() {
-  const mine = view.you === null || view.you === undefined ? 0 : view.seats[view.you].team;
+  const mine = view.bidding ? 0 : (mySide() ?? 0);
   return [mine, 1 - mine];
 }
 
@@ -110,6 +139,7 @@ function render() {
   renderSeats();
   renderCorners();
   renderTrick();
+  renderAuction();
   renderHand();
   renderStatus();
   renderScore();
@@ -119,19 +149,35 @@ function render() {
 }
 
 function renderSeats() {
+  $("felt").classList.toggle("ring-table", ring());
+  const ringBox = $("ring");
+  if (ring()) {
+    for (const side of ["top", "left", "right", "bottom"]) $(`pos-${side}`).innerHTML = "";
+    ringBox.innerHTML = view.seats.map((seat) => {
+      const { x: across, y } = ringPlace(seat.seat, 41, 39);
+      const x = Math.min(Math.max(across, 14), 86); // a plate must not hang off the cloth
+      return `<div class="seat ring-seat" id="ring-${seat.seat}" style="left:${x.toFixed(1)}%;top:${y.toFixed(1)}%"></div>`;
+    }).join("");
+  } else {
+    ringBox.innerHTML = "";
+  }
   for (const seat of view.seats) {
-    const box = $(`pos-${position(seat.seat)}`);
+    const box = ring() ? $(`ring-${seat.seat}`) : $(`pos-${position(seat.seat)}`);
     const isMe = seat.seat === view.you;
     const badges = [];
     if (seat.status === "away") badges.push(`<span class="badge away">${t("status_away")}</span>`);
     if (seat.status === "stand_in") badges.push(`<span class="badge away">${t("status_stand_in")}</span>`);
     if (seat.status === "waiting") badges.push(`<span class="badge waiting">${t("status_waiting")}</span>`);
     if (seat.kind === "bot") badges.push(`<span class="badge">${t("status_bot")}</span>`);
+    if (seat.kind === "dummy" && seat.named) badges.push(`<span class="badge">${t("dummy")}</span>`);
+    badges.push(...auctionBadges(seat.seat));
     const dealer = seat.seat === view.dealer
       ? `<span class="dealer-chip" title="${t("dealer")}" aria-label="${t("dealer")}">D</span>` : "";
     const turn = view.phase === "playing" && view.to_play === seat.seat;
     const name = escapeHtml(seatName(seat.seat)) + (isMe ? ` (${t("you")})` : "");
-    let html = `<div class="plate team${seat.team}${turn ? " turn" : ""}" data-seat="${seat.seat}"
+    const side = sideOf(seat.seat);
+    const sideClass = side === 0 || side === 1 ? `team${side}` : "team-unknown";
+    let html = `<div class="plate ${sideClass}${turn ? " turn" : ""}" data-seat="${seat.seat}"
       aria-current="${turn ? "true" : "false"}">${dealer}<span class="name">${name}</span>${badges.join("")}</div>`;
     const known = (view.known && view.known[seat.seat]) || [];
     // (Your own turned card is in your hand, marked in gold.)
@@ -144,7 +190,11 @@ function renderSeats() {
         cards += `<div class="known-cards">${sortHand(shown).map(
           (c) => `<span role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`).join("")}</div>`;
       }
-      if (hidden > 0) {
+      if (hidden > 0 && ring()) {
+        // Round a ring there is no room for a fan of backs: a count says as much.
+        cards += `<div class="back-count" role="img" aria-label="${t("cards_count", { n: hidden })}">${
+          cardBackSvg()}<span>${hidden}</span></div>`;
+      } else if (hidden > 0) {
         cards += `<div class="backs" role="img" aria-label="${t("cards_count", { n: hidden })}">${
           cardBackSvg().repeat(hidden)}</div>`;
       }
@@ -159,8 +209,34 @@ function renderSeats() {
   }
 }
 
+// At a bidding table: each seat's bid during the auction, the declarer's mark, and the card
+// points each player has taken (each keeps his own tricks).
+function auctionBadges(seat) {
+  if (!view.bidding || !view.auction) return [];
+  const out = [];
+  const a = view.auction;
+  const declarer = a.contract ? a.contract.declarer : a.declarer;
+  if (seat === declarer) {
+    out.push(`<span class="badge declarer">${t("declarer")}</span>`);
+  } else if (view.stage === "bidding") {
+    const index = a.order.indexOf(seat);
+    if (index < a.bids.length) {
+      const bid = a.bids[index];
+      out.push(`<span class="badge bid">${bid ? bid : t("pass")}</span>`);
+    }
+  }
+  if (view.stage === "play" || view.stage === "over") {
+    out.push(`<span class="badge pts" title="${t("points")}">${view.seat_points[seat]} ${t("pts")}</span>`);
+  }
+  return out;
+}
+
 function renderCorners() {
-  if (!view.trump) return;
+  if (!view.trump) {
+    $("trump-corner").innerHTML = "";
+    $("tricks-corner").innerHTML = "";
+    return;
+  }
   $("trump-corner").innerHTML = `${t("trump")} <span class="suit-badge">${suitSymbolSvg(view.trump, 18)}</span>
     <span class="visually-hidden">${t(`suit_${view.trump}`)}</span>`;
   const [a, b] = teamsInOrder();
@@ -199,10 +275,19 @@ function renderTrick() {
     }
   }
   box.setAttribute("aria-label", t("cloth"));
+  const n = seatCount();
   box.innerHTML = cards.map((card, i) => {
-    const seat = (leader + i) % 4;
-    const cls = `slot slot-${position(seat)}${seat === winner ? " winner" : ""}`;
-    return `<div class="${cls}" role="img" aria-label="${escapeHtml(seatName(seat))}: ${cardLabel(card)}">${cardSvg(card)}</div>`;
+    const seat = (leader + i) % n;
+    let cls = `slot${seat === winner ? " winner" : ""}`;
+    let style = "";
+    if (ring()) {
+      const { x, y } = ringPlace(seat, 36, 33);
+      style = ` style="left:${x.toFixed(1)}%;top:${y.toFixed(1)}%"`;
+      cls += " slot-ring";
+    } else {
+      cls += ` slot-${position(seat)}`;
+    }
+    return `<div class="${cls}"${style} role="img" aria-label="${escapeHtml(seatName(seat))}: ${cardLabel(card)}">${cardSvg(card)}</div>`;
   }).join("");
 }
 
@@ -210,7 +295,7 @@ function renderHand() {
   const hand = $("hand");
   const cards = sortHand(view.hand || []);
   const legal = new Set(view.legal || []);
-  const mine = view.phase === "playing" && view.actor === view.you && view.you !== null;
+  const mine = myCardTurn();
   hand.classList.toggle("mine", mine);
   // A partner playing the dummy plays from the dummy's hand, shown among the known cards.
   const playing = view.acting_for !== null && view.acting_for !== view.you
@@ -218,6 +303,8 @@ function renderHand() {
   const active = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.card : null;
   if (active) focusCard = active;
+  hand.classList.toggle("many", playing.length > 10);
+  hand.style.setProperty("--hand-n", Math.max(playing.length, 1));
   hand.innerHTML = playing.map((card) => {
     const ok = mine && legal.has(card);
     const trumpMark = view.trump_held && view.you === view.dealer && card === view.trump_card;
@@ -238,19 +325,135 @@ function renderHand() {
     : (view.you === null || view.you === undefined ? t("spectator") : "");
 }
 
+// Whether a card of this viewer's is due now (not a bid or a call).
+function myCardTurn() {
+  return view.phase === "playing" && seated() && view.actor === view.you
+    && (view.stage === undefined || view.stage === "play");
+}
+
+// ---- the auction (five-player Italiana): bids, the called card, the contract ----
+
+let auctionKey = null; // the controls are rebuilt only when the auction moves on
+
+function renderAuction() {
+  const panel = $("auction");
+  const a = view.bidding ? view.auction : null;
+  if (!a || view.phase !== "playing" && !a.contract) {
+    panel.hidden = true;
+    panel.innerHTML = "";
+    auctionKey = null;
+    return;
+  }
+  panel.hidden = false;
+  const bids = a.order.map((seat, i) => {
+    let value = "…";
+    if (i < a.bids.length) value = a.bids[i] ? String(a.bids[i]) : t("pass");
+    else if (seat !== a.to_bid) value = "";
+    const now = seat === a.to_bid ? ' class="now"' : "";
+    return `<li${now}><span class="who">${escapeHtml(seatName(seat))}</span> <strong>${value}</strong></li>`;
+  }).join("");
+  let banner = "";
+  if (a.contract) {
+    const c = a.contract;
+    const partnerKnown = view.sides && !view.sides.includes(null);
+    let partner = t("partner_secret");
+    if (partnerKnown) {
+      const mates = view.sides.map((side, seat) => (side === 0 && seat !== c.declarer ? seat : null))
+        .filter((seat) => seat !== null);
+      partner = mates.length ? t("partner_is", { name: escapeHtml(seatName(mates[0])) }) : t("plays_alone");
+    }
+    banner = `<p class="contract" id="contract">${t("contract_line", {
+      name: escapeHtml(seatName(c.declarer)), n: c.target, card: cardLabel(c.called_card) })}
+      · ${t("trump")}: ${t(`suit_${c.called_card[1]}`)} · ${partner}</p>`;
+  }
+  const mine = view.phase === "playing" && seated() && view.actor === view.you;
+  const key = `${view.score.number}:${view.deal}:${view.stage}:${a.bids.length}:${mine}:${LANG}`;
+  if (key !== auctionKey) {
+    auctionKey = key;
+    let controls = "";
+    if (mine && view.stage === "bidding") {
+      const low = a.min_bid;
+      controls = `<div class="bid-controls" role="group" aria-label="${t("your_bid")}">
+        ${low ? `<label>${t("your_bid")} <input type="number" id="bid-input" min="${low}" max="${a.max_bid}"
+          step="1" value="${low}" inputmode="numeric"></label>
+          <button class="btn primary" type="button" id="bid-button">${t("bid")}</button>` : ""}
+        <button class="btn" type="button" id="pass-button">${t("pass")}</button>
+        <span class="muted" id="bid-range">${low ? t("bid_range", { min: low, max: a.max_bid }) : t("only_pass")}</span>
+        </div>`;
+    } else if (mine && view.stage === "calling") {
+      const rows = [..."SHCD"].map((suit) => `<div class="call-row">${[..."A7KJQ65432"].map((rank) =>
+        `<button type="button" class="call-card" data-call="${rank}${suit}" aria-label="${cardLabel(rank + suit)}">${
+          rankLabel(rank)}${suitSymbolSvg(suit, 14)}</button>`).join("")}</div>`).join("");
+      controls = `<div class="call-picker" role="group" aria-labelledby="call-title">
+        <p id="call-title"><strong>${t("call_card")}</strong> <span class="muted">${t("call_help")}</span></p>${rows}</div>`;
+    }
+    panel.innerHTML = `<h2 class="visually-hidden">${t("auction")}</h2>
+      <ol class="bids" id="bids" aria-label="${t("auction")}" aria-live="polite"></ol><div id="auction-banner"></div>
+      <div id="auction-controls">${controls}</div>`;
+    const input = $("bid-input");
+    if (input) input.focus();
+    else panel.querySelector(".call-card")?.focus();
+  }
+  $("bids").innerHTML = bids;
+  $("auction-banner").innerHTML = banner;
+}
+
+function sendBid(value) {
+  send({ type: "bid", bid: value });
+}
+
+$("auction").addEventListener("click", (event) => {
+  const target = event.target.closest("button");
+  if (!target) return;
+  if (target.id === "pass-button") sendBid(0);
+  if (target.id === "bid-button") {
+    const value = Number($("bid-input").value);
+    if (Number.isInteger(value)) sendBid(value);
+  }
+  if (target.dataset.call) send({ type: "call", card: target.dataset.call });
+});
+
+$("auction").addEventListener("keydown", (event) => {
+  if (event.target.id === "bid-input" && event.key === "Enter") {
+    event.preventDefault();
+    $("bid-button").click();
+  }
+});
+
 function renderStatus() {
   // A live region: change its text only when the news changes, so it is announced once.
   const status = $("status");
   let text = "";
-  const mine = view.phase === "playing" && view.you !== null && view.actor === view.you;
-  if (view.phase === "playing") text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
+  const mine = view.phase === "playing" && seated() && view.actor === view.you;
+  if (view.phase === "playing" && view.stage === "bidding") {
+    text = mine ? t("your_bid_turn") : t("bid_turn_of", { name: seatName(view.to_play) });
+  } else if (view.phase === "playing" && view.stage === "calling") {
+    text = mine ? t("your_call_turn") : t("call_turn_of", { name: seatName(view.to_play) });
+  } else if (view.phase === "playing") {
+    text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
+  }
   if (status.textContent !== text) status.textContent = text;
   status.classList.toggle("mine", mine);
 }
 
+function renderSeatScore() {
+  // Five-player Italiana: each player scores for himself.
+  const seats = view.seats.map((s) => s.seat);
+  const head = seats.map((seat) => `<th scope="col">${escapeHtml(seatName(seat))}</th>`).join("");
+  const rows = view.score.deals.map((points, i) => `<tr><td>${t("deal_n", { n: i + 1 })}</td>${
+    seats.map((seat) => `<td>${points[seat] || ""}</td>`).join("")}</tr>`).join("");
+  const totals = seats.map((seat) => `<td data-seat="${seat}">${view.score.match[seat]}</td>`).join("");
+  $("score-panel").innerHTML = `<div class="sheet-scroll"><table class="sheet per-seat" id="score-sheet">
+    <caption>${t("score_sheet")} · ${t("match_n", { n: view.score.number })}</caption>
+    <thead><tr><th scope="col"><span class="visually-hidden">${t("deal_n", { n: "" })}</span></th>${head}</tr></thead>
+    <tbody>${rows}</tbody><tfoot><tr><td>${t("total")}</td>${totals}</tr></tfoot></table></div>
+    <p class="muted">${t("target", { n: `${view.match_target} ${t("games")}` })} · ${t("each_player")}</p>`;
+}
+
 function renderScore() {
+  if (view.score_per_seat) { renderSeatScore(); return; }
   const [a, b] = teamsInOrder();
-  const names = (team) => view.seats.filter((s) => s.team === team)
+  const names = (team) => view.seats.filter((s) => sideOf(s.seat) === team)
     .map((s) => escapeHtml(seatName(s.seat))).join(" & ");
   const rows = view.score.deals.map((points, i) =>
     `<tr><td>${t("deal_n", { n: i + 1 })}</td><td>${points[a] || ""}</td><td>${points[b] || ""}</td></tr>`).join("");
@@ -273,8 +476,10 @@ function renderFacts() {
     <dt>${t("rules")}</dt><dd>${t(`rules_${variant}`)}</dd>
     <dt>${t("deal_n", { n: "" }).trim()}</dt><dd>${dealNumber}</dd>
     <dt>${t("dealer")}</dt><dd>${view.dealer === undefined ? "" : escapeHtml(seatName(view.dealer))}</dd>
-    <dt>${t("trump")}</dt><dd>${view.trump_card ? cardLabel(view.trump_card) : ""}</dd>
-    <dt>${t("tricks")}</dt><dd>${view.tricks_won ? teamsInOrder().map(
+    <dt>${t("trump")}</dt><dd>${view.trump_card ? cardLabel(view.trump_card)
+      : view.trump ? t(`suit_${view.trump}`) : "—"}</dd>
+    <dt>${t("tricks")}</dt><dd>${view.seat_tricks ? view.seat_tricks.map(
+      (n, seat) => `${escapeHtml(seatName(seat))} ${n}`).join(" · ") : view.tricks_won ? teamsInOrder().map(
       (team) => `${teamLabel(team)} ${view.tricks_won[team]}`).join(" · ") : ""}</dd>
   </dl>`;
 }
@@ -307,9 +512,14 @@ function renderSummary() {
   if (view.phase === "match_over") {
     title = t("match_over");
     const winner = view.score.winner;
-    headline = seated
-      ? `<p class="big"><strong>${winner === view.seats[view.you].team ? t("we_won") : t("they_won")}</strong></p>`
-      : `<p><strong>${t("team_won", { team: teamLabel(winner) })}</strong></p>`;
+    if (view.score_per_seat) {
+      headline = `<p class="big"><strong>${winner === null ? ""
+        : t("player_won", { name: escapeHtml(seatName(winner)) })}</strong></p>`;
+    } else {
+      headline = seated
+        ? `<p class="big"><strong>${winner === sideOf(view.you) ? t("we_won") : t("they_won")}</strong></p>`
+        : `<p><strong>${t("team_won", { team: teamLabel(winner) })}</strong></p>`;
+    }
     if (seated) {
       action = ready ? `<span class="muted">${t("waiting_others")}</span>`
         : `<button class="btn primary" id="rematch" type="button">${t("rematch")}</button>`;
@@ -320,17 +530,32 @@ function renderSummary() {
       : `<button class="btn primary" id="next-deal" type="button">${t("next_deal")}</button>`;
   }
   const hands = s.hands.map((cards, seat) => `<div><div class="who">${escapeHtml(seatName(seat))}
-    <span class="muted">· ${teamLabel(view.seats[seat].team)}</span></div>
+    <span class="muted">· ${teamLabel(sideOf(seat))}</span></div>
     <div class="mini-hand">${sortHand(cards).map((c) => `<span role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`).join("")}</div></div>`).join("");
-  dialog.innerHTML = `<h2 id="summary-title">${title} · ${t("deal_n", { n: view.deal + 1 })}</h2>
-    ${headline}
-    <div class="result-grid" id="deal-result">
+  let result = `<div class="result-grid" id="deal-result">
       <span></span><span class="head">${teamLabel(a)}</span><span class="head">${teamLabel(b)}</span>
       <span>${t("points")}</span><span class="big">${s.points[a]}</span><span class="big">${s.points[b]}</span>
       <span>${t("tricks")}</span><span>${s.tricks[a]}</span><span>${s.tricks[b]}</span>
       <span>${t("game_points")}</span><span>${s.game_points[a]}</span><span>${s.game_points[b]}</span>
       <span>${t("total")}</span><span><strong>${view.score.match[a]}</strong></span><span><strong>${view.score.match[b]}</strong></span>
-    </div>
+    </div>`;
+  if (view.score_per_seat) {
+    // Italiana: the contract made or not, then each player's points and games.
+    const c = view.auction && view.auction.contract;
+    if (c) {
+      headline += `<p><strong>${t(s.made ? "contract_made" : "contract_failed", {
+        name: escapeHtml(seatName(c.declarer)), n: c.target })}</strong>
+        <span class="muted">(${t("sides_points", { a: s.points[0], b: s.points[1] })})</span></p>`;
+    }
+    result = `<div class="result-grid per-seat" id="deal-result">
+      <span></span><span class="head">${t("points")}</span><span class="head">${t("game_points")}</span><span class="head">${t("total")}</span>
+      ${view.seats.map((seat) => `<span>${escapeHtml(seatName(seat.seat))} <small class="muted">${teamLabel(sideOf(seat.seat))}</small></span>
+        <span class="big">${view.seat_points[seat.seat]}</span><span>${s.game_points[seat.seat]}</span>
+        <span><strong>${view.score.match[seat.seat]}</strong></span>`).join("")}</div>`;
+  }
+  dialog.innerHTML = `<h2 id="summary-title">${title} · ${t("deal_n", { n: view.deal + 1 })}</h2>
+    ${headline}
+    ${result}
     <h3>${t("hands")}</h3><div class="hands-grid">${hands}</div>
     <div class="dialog-actions">${action}</div>`;
   const next = dialog.querySelector("#next-deal");

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from server_support import LiveServer
 
+from sueca.auction import bidding_order
 from sueca.cards import card_name
 from sueca.server import Timing
 
@@ -116,4 +117,57 @@ def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
                                timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(ARTIFACTS / "web-table-phone.png"))
+        assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_person_bids_at_a_five_player_italiana_table(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.http + "/")
+        page.fill("#name", "Ana")
+        page.select_option("#preset", "italiana5")
+        assert page.locator(".seat-row").count() == 5
+        assert page.input_value("#target") == "10"  # the preset's target
+        for row in range(1, 5):
+            page.locator(".seat-row .level").nth(row).select_option("heuristic")
+        page.click("#create-button")
+        page.click("#my-seat")
+        page.wait_for_selector("#hand .card")
+        assert page.locator("#hand .card").count() == 8
+        assert page.locator("#ring .ring-seat").count() == 5  # five seats round the cloth
+        # Every player bids once, starting with the dealer: our turn comes.
+        page.wait_for_selector("#pass-button", timeout=20_000)
+        assert page.locator("#auction .bids li").count() == 5
+        (room,) = server.app.state.rooms.rooms.values()
+        state = room.table.state
+        low = page.locator("#bid-input")
+        if low.count():
+            value = int(low.get_attribute("min") or 0)
+            assert value == max([*state.bids, 60]) + 1
+            page.fill("#bid-input", str(value))
+            page.keyboard.press("Enter")  # the keyboard bids too
+            page.wait_for_function(f"document.querySelector('#bids').textContent.includes('{value}')")
+        else:
+            value = 0
+            page.click("#pass-button")
+        page.wait_for_function("!document.querySelector('#pass-button')", timeout=10_000)
+        order = bidding_order(state.rules, state.deal.dealer)
+        assert room.table.state.bids[order.index(0)] == value  # the server has our bid
+        # If we won the bidding we call a card from the picker (any of the 40 faces).
+        page.wait_for_selector("#contract, .call-card", timeout=20_000)
+        if page.locator(".call-card").count():
+            assert page.locator(".call-card").count() == 40
+            page.click('.call-card[data-call="AH"]')
+        page.wait_for_selector("#contract", timeout=20_000)
+        contract = room.table.state.contract
+        assert contract is not None
+        banner = page.locator("#contract").inner_text()
+        assert str(contract.target) in banner
+        page.screenshot(path=str(ARTIFACTS / "web-italiana5.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "web-italiana5-phone.png"))
         assert not errors, errors
