@@ -13,6 +13,9 @@ function teamNames(seats, team) {
   return seats.filter((_, i) => i % 2 === team).map(escapeHtml).join(" & ");
 }
 
+// A bidding table (five-player Italiana) scores each player: one score per seat.
+function perSeat(score) { return score.length !== 2; }
+
 function renderList() {
   if (!matches.length) {
     $("main").innerHTML = `<section class="panel"><h2>${t("finished_matches")}</h2>
@@ -21,9 +24,14 @@ function renderList() {
   }
   const rows = matches.map((m) => {
     const date = new Date(m.finished * 1000).toLocaleString(LANG);
-    const winner = m.winner === null ? "—" : teamNames(m.seats, m.winner);
-    return `<tr><td>${date}</td><td>${teamNames(m.seats, 0)} <span class="muted">vs</span> ${teamNames(m.seats, 1)}</td>
-      <td>${m.score[0]} – ${m.score[1]}</td><td>${winner}</td>
+    const seatly = perSeat(m.score);
+    const winner = m.winner === null ? "—"
+      : seatly ? escapeHtml(m.seats[m.winner]) : teamNames(m.seats, m.winner);
+    const players = seatly ? m.seats.map(escapeHtml).join(", ")
+      : `${teamNames(m.seats, 0)} <span class="muted">vs</span> ${teamNames(m.seats, 1)}`;
+    const score = seatly ? m.score.join(" · ") : `${m.score[0]} – ${m.score[1]}`;
+    return `<tr><td>${date}</td><td>${players}</td>
+      <td>${score}</td><td>${winner}</td>
       <td><a class="btn small" href="/history/${m.id}">${t("replay")}</a>
       <a class="btn small" href="/api/history/${m.id}/record.json" download>${t("download")}</a></td></tr>`;
   }).join("");
@@ -40,16 +48,34 @@ function renderReplay() {
   const result = report.deals[dealIndex];
   const tricks = result.tricks;
   step = Math.max(0, Math.min(step, tricks.length));
-  const played = new Set(tricks.slice(0, step).flatMap((tr) => tr.cards));
+  const n = deal.hands.length;
+  // The cards each seat has played so far, by name (two decks hold two of a name).
+  const playedBy = deal.hands.map(() => new Map());
+  for (const trick of tricks.slice(0, step)) {
+    trick.cards.forEach((card, i) => {
+      const seen = playedBy[(trick.leader + i) % n];
+      seen.set(card, (seen.get(card) || 0) + 1);
+    });
+  }
   const positions = ["bottom", "right", "top", "left"];
   const direction = (record.rules && record.rules.direction) ||
     (record.rules.variant === "brazil" ? "clockwise" : "counterclockwise");
   if (direction === "clockwise") positions.splice(0, 4, "bottom", "left", "top", "right");
+  const contract = result.contract;
+  const sideOf = (seat) => {
+    if (!contract) return seat % 2;
+    return seat === contract.declarer || seat === contract.partner ? 0 : 1;
+  };
   const seatsHtml = deal.hands.map((hand, seat) => {
-    const cards = sortHand(parseHand(hand)).map((c) =>
-      `<span class="${played.has(c) ? "gone" : ""}" role="img" aria-label="${cardLabel(c)}">${cardSvg(c).replace('class="face"', `class="face${played.has(c) ? " gone" : ""}"`)}</span>`).join("");
+    const left = new Map(playedBy[seat]);
+    const cards = sortHand(parseHand(hand)).map((c) => {
+      const gone = (left.get(c) || 0) > 0;
+      if (gone) left.set(c, left.get(c) - 1);
+      return `<span class="${gone ? "gone" : ""}" role="img" aria-label="${cardLabel(c)}">${cardSvg(c).replace('class="face"', `class="face${gone ? " gone" : ""}"`)}</span>`;
+    }).join("");
     const dealer = seat === deal.dealer ? `<span class="dealer-chip" title="${t("dealer")}">D</span>` : "";
-    return `<div class="seat pos-${positions[seat]}"><div class="plate team${seat % 2}">${dealer}
+    const where = n === 4 ? `pos-${positions[seat]}` : "ring-hand";
+    return `<div class="seat ${where}"><div class="plate team${sideOf(seat)}">${dealer}
       <span class="name">${escapeHtml(match.seats[seat])}</span></div><div class="replay-hand">${cards}</div></div>`;
   }).join("");
   let trickHtml = "";
@@ -57,15 +83,35 @@ function renderReplay() {
   if (step > 0) {
     const trick = tricks[step - 1];
     trickHtml = trick.cards.map((card, i) => {
-      const seat = (trick.leader + i) % 4;
+      const seat = (trick.leader + i) % n;
+      if (n !== 4) {
+        return `<div class="slot slot-row${seat === trick.winner ? " winner" : ""}">${cardSvg(card)}
+          <span>${escapeHtml(match.seats[seat])}</span></div>`;
+      }
       return `<div class="slot slot-${positions[seat]}${seat === trick.winner ? " winner" : ""}">${cardSvg(card)}</div>`;
     }).join("");
     caption = `${t("trick_n", { n: step })}: ${t("won_trick", { name: escapeHtml(match.seats[trick.winner]), p: trick.points })}`;
   }
   const done = step === tricks.length;
+  const seatly = perSeat(report.match.score);
   const sheetRows = report.deals.map((d, i) => `<tr${i === dealIndex ? ' style="background:#fff6da"' : ""}>
-    <td>${t("deal_n", { n: i + 1 })}</td><td>${d.points[0]} · <strong>${d.game_points[0] || ""}</strong></td>
-    <td>${d.points[1]} · <strong>${d.game_points[1] || ""}</strong></td></tr>`).join("");
+    <td>${t("deal_n", { n: i + 1 })}</td>${seatly
+    ? d.game_points.map((g) => `<td>${g || ""}</td>`).join("")
+    : `<td>${d.points[0]} · <strong>${d.game_points[0] || ""}</strong></td>
+    <td>${d.points[1]} · <strong>${d.game_points[1] || ""}</strong></td>`}</tr>`).join("");
+  const sheetHead = seatly
+    ? match.seats.map((name) => `<th>${escapeHtml(name)}</th>`).join("")
+    : `<th>${t("team_a")}<span class="names">${teamNames(match.seats, 0)}</span></th>
+          <th>${t("team_b")}<span class="names">${teamNames(match.seats, 1)}</span></th>`;
+  const sheetTotal = seatly ? report.match.score.map((v) => `<td>${v}</td>`).join("")
+    : `<td>${report.match.score[0]}</td><td>${report.match.score[1]}</td>`;
+  let trumpText = deal.trump_card ? cardLabel(deal.trump_card) : (result.trump ? t(`suit_${result.trump}`) : "—");
+  if (contract) {
+    const partner = contract.partner === null ? t("plays_alone")
+      : t("partner_is", { name: escapeHtml(match.seats[contract.partner]) });
+    trumpText += ` · ${t("contract_line", { name: escapeHtml(match.seats[contract.declarer]),
+      n: contract.bid || 61, card: cardLabel(contract.called_card) })} · ${partner}`;
+  }
   const dealOptions = record.deals.map((_, i) =>
     `<option value="${i}"${i === dealIndex ? " selected" : ""}>${t("deal_n", { n: i + 1 })}</option>`).join("");
   $("main").innerHTML = `<p><a href="/history">← ${t("back_to_list")}</a></p>
@@ -77,22 +123,22 @@ function renderReplay() {
           <button class="btn small" id="first" type="button">${t("start")}</button>
           <button class="btn small" id="prev" type="button">← ${t("previous")}</button>
           <button class="btn small primary" id="next" type="button">${t("next")} →</button>
-          <span class="muted">${t("trump")}: ${cardLabel(deal.trump_card)}</span>
+          <span class="muted" id="deal-facts">${t("trump")}: ${trumpText}</span>
           <a class="btn small" href="/api/history/${match.id}/record.json" download>${t("download")}</a>
         </div>
-        <section class="felt replay-felt" aria-label="${t("cloth")}">
+        <section class="felt replay-felt${n === 4 ? "" : " replay-ring"}" aria-label="${t("cloth")}">
           ${seatsHtml}
           <div class="trick">${trickHtml}</div>
         </section>
         <p role="status" aria-live="polite" id="caption"><strong>${caption}</strong>
-          ${done ? ` — ${t("points")}: ${result.points[0]} – ${result.points[1]}` : ""}</p>
+          ${done ? ` — ${t("points")}: ${result.points[0]} – ${result.points[1]}` : ""}
+          ${done && result.seat_points ? ` (${result.seat_points.map((p, s) => `${escapeHtml(match.seats[s])} ${p}`).join(" · ")})` : ""}</p>
       </div>
       <aside class="side"><section class="panel">
         <table class="sheet"><caption>${t("score_sheet")}</caption>
-          <thead><tr><th></th><th>${t("team_a")}<span class="names">${teamNames(match.seats, 0)}</span></th>
-          <th>${t("team_b")}<span class="names">${teamNames(match.seats, 1)}</span></th></tr></thead>
+          <thead><tr><th></th>${sheetHead}</tr></thead>
           <tbody>${sheetRows}</tbody>
-          <tfoot><tr><td>${t("total")}</td><td>${report.match.score[0]}</td><td>${report.match.score[1]}</td></tr></tfoot>
+          <tfoot><tr><td>${t("total")}</td>${sheetTotal}</tr></tfoot>
         </table>
       </section></aside>
     </div>`;
