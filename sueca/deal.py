@@ -65,11 +65,14 @@ class Deal:
                 dup = card_name(mask_cards(seen & hand)[0])
                 raise DealError(f"card {dup} is dealt twice (again to seat {seat})")
             seen |= hand
+        # A card beyond the decks first: hands of the right sizes holding one always leave a
+        # card of the decks missing, so tested second this message could never be given.
+        if seen >> rules.deck_size:
+            extra = ("second", "third")[rules.decks - 1]
+            raise DealError(f"a card of a {extra} deck is dealt at a {rules.decks}-deck table")
         missing = ((1 << rules.deck_size) - 1) & ~seen
         if missing.bit_count() > rules.set_aside:
             raise DealError(f"card {card_name(mask_cards(missing)[0])} is missing from the deal")
-        if seen >> rules.deck_size:
-            raise DealError(f"a card of a second deck is dealt at a {rules.decks}-deck table")
         if rules.bidding:
             if self.trump_card is not None:
                 raise DealError("no card is turned at a bidding table: the called card is trump")

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from core_support import RULE_SETS
 
 from sueca.cards import card_name, card_points, mask_cards, parse_card, parse_cards
-from sueca.deal import Deal, DealError, deal_cards, deal_from_deck, deal_order, random_dealer
+from sueca.deal import (
+    Deal,
+    DealError,
+    deal_cards,
+    deal_from_deck,
+    deal_order,
+    random_dealer,
+    shuffled_deck,
+)
 from sueca.rules import STANDARD, Rules, preset
 
 
@@ -119,8 +128,13 @@ def test_validate_finds_a_missing_card() -> None:
     hands = good_hands()
     deal = Deal(0, (hands_mask(hands[0]), hands_mask(hands[1]), hands_mask(hands[2]),
                     hands_mask(hands[3][:9]) | 1 << 40), parse_card("2S"))
-    with pytest.raises(DealError, match="card 2C is missing"):
+    with pytest.raises(DealError, match="a card of a second deck is dealt at a 1-deck table"):
         deal.validate(STANDARD)
+    # Ten cards of the deck, but one of them twice and 2C nowhere.
+    twice = Deal(0, (hands_mask(hands[0]), hands_mask(hands[1]), hands_mask(hands[2]),
+                     hands_mask(hands[3][:9]) | 1 << parse_card("AS")), parse_card("2S"))
+    with pytest.raises(DealError, match="dealt twice"):
+        twice.validate(STANDARD)
 
 
 def test_validate_refuses_a_point_trump_under_redeal_point_trump() -> None:
@@ -179,3 +193,84 @@ def test_redealt_trumps_are_uniform_over_the_blank_cards() -> None:
     expected = 2000 / len(blanks)
     chi2 = sum((counts[c] - expected) ** 2 / expected for c in blanks)
     assert chi2 < chi_square_bound(len(blanks) - 1), chi2
+
+
+# ---- the larger tables ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["double8", "double6", "italiana5"])
+def test_larger_tables_deal_the_documented_deck(name: str) -> None:
+    """Each seat's cards are the shuffled deck's documented positions (play order from the
+    seat after the dealer, packets of one); at six seats the deck's last two cards are set
+    aside; the dealer's last card is turned, except at the bidding table, which turns none."""
+    rules = preset(name)
+    for seed in range(20):
+        dealer = seed % rules.players
+        deck = shuffled_deck(rules, random.Random(seed))
+        deal = deal_cards(rules, dealer, random.Random(seed))
+        assert deal == deal_from_deck(rules, dealer, deck)
+        deal.validate(rules)
+        for position, card in enumerate(deck):
+            if position < rules.cards_in_play:
+                seat = documented_seat(rules, dealer, position)
+                assert deal.hands[seat] >> card & 1
+            else:
+                assert deal.set_aside(rules) >> card & 1
+        assert deal.set_aside(rules).bit_count() == rules.set_aside
+        if rules.bidding:
+            assert deal.trump_card is None and deal.trump == -1
+        else:
+            assert deal.trump_card == deck[rules.cards_in_play - 1]
+            assert deal.hands[dealer] >> deal.trump_card & 1
+
+
+def test_double6_shuffles_are_uniform_with_the_set_aside_pile() -> None:
+    """Every card of both decks goes to each of the six seats 13 times in 80 and to the
+    set-aside pile 2 times in 80 (chi-square, fixed seed), and each is turned equally often."""
+    rules = preset("double6")
+    rng = random.Random("uniform double6")
+    deals = 1500
+    counts = [[0] * 7 for _ in range(80)]
+    turned = [0] * 80
+    for _ in range(deals):
+        deal = deal_cards(rules, 3, rng)
+        for seat, hand in enumerate((*deal.hands, deal.set_aside(rules))):
+            for card in mask_cards(hand):
+                counts[card][seat] += 1
+        assert deal.trump_card is not None
+        turned[deal.trump_card] += 1
+    shares = [13 / 80] * 6 + [2 / 80]
+    chi2 = sum((row[h] - deals * shares[h]) ** 2 / (deals * shares[h])
+               for row in counts for h in range(7))
+    assert chi2 < chi_square_bound(80 * 6), chi2
+    chi2 = sum((n - deals / 80) ** 2 / (deals / 80) for n in turned)
+    assert chi2 < chi_square_bound(79), chi2
+
+
+@pytest.mark.parametrize(("rules", "change", "message"), [
+    (STANDARD, lambda h: [h[0] | 1 << 45, *h[1:]], "holds 11 cards"),
+    (STANDARD, lambda h: [h[0] ^ (h[0] & -h[0]) | 1 << 45, *h[1:]], "second deck"),
+    (preset("double8"), lambda h: [*h[:7], h[7] ^ (h[7] & -h[7]) | 1 << 85],
+     "a third deck is dealt at a 2-deck table"),
+    (preset("double6"), lambda h: [h[0] ^ (h[0] & -h[0]), *h[1:]], "holds 12 cards"),
+    (preset("double8"), lambda h: [h[1] & -h[1] | h[0] ^ (h[0] & -h[0]), *h[1:]],
+     "dealt twice"),
+])
+def test_validate_names_the_problem_at_larger_tables(rules: Rules, change: Any,
+                                                     message: str) -> None:
+    deal = deal_cards(rules, 1, random.Random(2))
+    bad = Deal(deal.dealer, tuple(change(list(deal.hands))), deal.trump_card)
+    with pytest.raises(DealError, match=message):
+        bad.validate(rules)
+
+
+def test_double6_any_two_cards_may_be_the_set_aside_pile() -> None:
+    rules = preset("double6")
+    deal = deal_cards(rules, 1, random.Random(2))
+    hands = list(deal.hands)
+    spare = mask_cards(deal.set_aside(rules))[0]
+    low = hands[0] & -hands[0]
+    hands[0] ^= low | 1 << spare  # a set-aside card dealt, a dealt card set aside
+    other = Deal(deal.dealer, tuple(hands), deal.trump_card)
+    other.validate(rules)
+    assert other.set_aside(rules) == deal.set_aside(rules) ^ (low | 1 << spare)
