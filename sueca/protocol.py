@@ -106,9 +106,9 @@ def decode(line: str) -> dict[str, Any]:
 
 
 def card_names(mask: CardMask) -> list[str]:
-    """The names of a mask's cards, deck order; with two decks a card held twice is named
-    twice."""
-    return [card_name(c) for c in mask_cards(mask)]
+    """The names of a mask's cards in deck order (suits S H D C, low to high); with two decks
+    a card held twice is named twice, side by side."""
+    return [card_name(c) for c in sorted(mask_cards(mask), key=card_face)]
 
 
 def copies(face: Card, rules: Rules) -> tuple[Card, ...]:
@@ -311,7 +311,7 @@ class ExternalBot(Bot):
             return fallback
         own_seat = self.feed.view(info).seat
         turn: dict[str, Any] = {"type": "turn",
-                                "legal": list(dict.fromkeys(card_name(c) for c in legal)),
+                                "legal": list(dict.fromkeys(card_names(cards_mask(legal)))),
                                 "time_ms": self.time_ms}
         if own_seat != info.seat:
             turn["seat"] = info.seat  # the dummy's card, played by its partner

@@ -142,12 +142,22 @@ class Listener:
 
 @pytest.mark.parametrize("table", TABLES)
 def test_the_tracker_rebuilds_every_information_state(table: str) -> None:
+    check_tracker(table, deals=2, seed=table)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", TABLES)
+def test_the_tracker_rebuilds_every_information_state_over_many_deals(table: str) -> None:
+    check_tracker(table, deals=25, seed=f"{table}:many")
+
+
+def check_tracker(table: str, deals: int, seed: str) -> None:
     """Every seat hears of every action at once (eager) or only when asked (lazy, as
     ExternalBot does); at each point its rebuilt state equals the referee's, field by field.
     The dummy's partner also rebuilds the dummy's own information state."""
     rules = Rules.from_dict(TABLES[table])
-    rng = random.Random(table)
-    for number in range(3):
+    rng = random.Random(seed)
+    for number in range(deals):
         deal = deal_cards(rules, rng.randrange(rules.players), rng)
         state = State(rules, deal)
         eager = [Listener(rules, s) for s in range(rules.players)]
@@ -658,3 +668,42 @@ def test_a_turn_for_a_seat_the_bot_does_not_play_is_refused() -> None:
                     "trump_card": card_name(deal.trump_card or 0)})
     with pytest.raises(ProtocolError, match="seat 1 does not play for seat 2"):
         session.handle({"type": "turn", "seat": 2, "legal": ["AS"]})
+
+
+# ---- the documented transcripts are true sessions ----------------------------------------
+
+_ANSWERS = {"bid_turn": "bid", "call_turn": "call", "turn": "play", "hello": "hello"}
+
+
+def _transcripts() -> list[list[str]]:
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    blocks = text.split("## Example transcripts", 1)[1].split("```text\n")[1:]
+    return [block.split("```", 1)[0].splitlines() for block in blocks]
+
+
+def test_the_documented_transcripts_are_sessions_the_bot_side_follows() -> None:
+    """Every referee line of docs/protocol.md's transcripts is followed by the bot side without
+    a protocol error; every bot line answers the question before it, and the referee's echo
+    (its own bid, the contract, its card) agrees with the answer."""
+    transcripts = _transcripts()
+    assert len(transcripts) == 4
+    for lines in transcripts:
+        session = BotSession(HeuristicBot(0))
+        question: dict[str, Any] | None = None
+        answered: dict[str, Any] | None = None
+        for line in lines:
+            arrow, message = line[0], decode(line[2:])
+            if arrow == "←":
+                assert question is not None and message["type"] == _ANSWERS[question["type"]]
+                answered, question = message, None
+                continue
+            assert arrow == "→", line
+            if answered is not None and answered["type"] in ("bid", "call", "play"):
+                echo = {"bid": ("bid", "value", "value"), "call": ("contract", "called_card",
+                        "card"), "play": ("played", "card", "card")}[answered["type"]]
+                assert message["type"] == echo[0] and message[echo[1]] == answered[echo[2]]
+                answered = None
+            session.handle(message)  # a ProtocolError fails the test
+            if message["type"] in _ANSWERS:
+                question = message
+        assert question is None
