@@ -69,9 +69,11 @@ def _table_summary(room: Room) -> dict[str, Any]:
     return {
         "id": table.id,
         "rules": table.rules.to_dict(),
+        "players": table.rules.players,
+        "dummy": table.rules.dummy,
         "phase": table.phase,
         "open": table.open_seats,
-        "score": list(table.match.score),
+        "score": list(table.match.score),  # per team, or per player at a bidding table
         "match": table.match_number,
         "created": table.created,
         "seats": [

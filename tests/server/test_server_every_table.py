@@ -198,7 +198,7 @@ async def drive_until_called(players: list[Player], spectator: Player, called: s
         view = spectator.view
         assert view is not None
         actor = view["actor"]
-        legal = players[actor].view["legal"]  # type: ignore[index]
+        legal = players[actor].view["legal"]  # type: ignore[index,unused-ignore]
         choices = [c for c in legal if c[1] != suit]
         if not choices:
             break
@@ -387,8 +387,9 @@ def test_a_three_player_table_from_the_lobby_the_partner_plays_the_dummy(
         acted_for_dummy = 0
         rng = random.Random(3)
         while True:
-            view = player.view
-            assert view is not None
+            current = player.view
+            assert current is not None
+            view = current
             if view["phase"] == "match_over":
                 break
             if view["phase"] == "deal_over":

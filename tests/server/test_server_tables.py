@@ -163,3 +163,140 @@ def test_a_socket_that_does_not_read_holds_a_bounded_queue() -> None:
         assert queued[-1] == ("state", f"s{10 * OUTBOX_LIMIT - 1}")  # the latest view is kept
 
     asyncio.run(scenario())
+
+
+# ---- every table: bidding, double deck, the dummy -------------------------------------------
+
+
+def italiana_table(store: SQLiteStorage, seed: int = 1) -> Table:
+    rules = parse_rules({"variant": "italiana5", "match_target": 3})
+    seats = parse_seats([{"kind": "human", "name": n} for n in "ABCDE"], rules)
+    return Table.create("i5", rules, seats, store, random.Random(seed))
+
+
+def test_an_italiana_table_restores_mid_auction_and_mid_play(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    store = SQLiteStorage(db)
+    table = italiana_table(store)
+    state = table.state
+    assert state is not None and state.phase == "bidding" and table.actor() == state.deal.dealer
+    table.bid(state.to_play, 70)
+    table.bid(state.to_play, 0)
+
+    def restored() -> Table:
+        store.close()
+        again_store = SQLiteStorage(db)
+        (stored,) = again_store.open_tables()
+        return Table.restore(stored, again_store, random.Random(5))
+
+    again = restored()
+    assert again.state is not None and again.state.bids == [70, 0]
+    assert again.state.deal == state.deal and again.actor() == state.to_play
+    store = again.storage  # type: ignore[assignment]
+    for _ in range(3):
+        again.bid(again.state.to_play, 0)
+    with pytest.raises(TableError, match="waits for the declarer's called card"):
+        again.play(again.state.to_play, again.state.hands[again.state.to_play].bit_length() - 1)
+    again.call(again.state.to_play, 39)  # the ace of clubs
+    play_cards(again, 3)
+    third = restored()
+    assert third.state is not None and third.state.contract == again.state.contract
+    assert third.state.plays == again.state.plays and third.state.bids == [70, 0, 0, 0, 0]
+    while third.phase != "match_over":
+        if third.phase == "deal_over":
+            third.deal_next()
+        state = third.state
+        assert state is not None
+        if state.phase == "bidding":
+            third.bid(state.to_play, 0)
+        elif state.phase == "calling":
+            third.call(state.to_play, 0)
+        else:
+            play_cards(third, 1)
+    stored = third.storage.load_match(third.match_id)
+    assert stored is not None and stored.finished is not None
+    report = check(stored.record)
+    assert report["valid"], report["error"]
+    assert report["match"]["score"] == third.match.score and len(third.match.score) == 5
+
+
+def test_bids_and_calls_are_checked_by_the_table(tmp_path: Path) -> None:
+    table = italiana_table(SQLiteStorage(tmp_path / "s.db"))
+    state = table.state
+    assert state is not None
+    version = table.version
+    with pytest.raises(IllegalMoveError, match=r"beat|61 to 120"):
+        table.bid(state.to_play, 50)
+    with pytest.raises(TableError, match="turn"):
+        table.bid((state.to_play + 1) % 5, 70)
+    with pytest.raises(TableError, match="waits for a bid"):
+        table.call(state.to_play, 0)
+    assert table.version == version and state.bids == []
+
+
+def test_the_views_of_a_bidding_table_keep_the_partner_secret(tmp_path: Path) -> None:
+    table = italiana_table(SQLiteStorage(tmp_path / "s.db"), seed=2)
+    state = table.state
+    assert state is not None
+    declarer = state.to_play
+    table.bid(declarer, 80)
+    for _ in range(4):
+        table.bid(state.to_play, 0)
+    # Call a card another seat holds: that seat is the secret partner.
+    partner = (declarer + 2) % 5
+    called = mask_cards(state.hands[partner])[-1]
+    table.call(declarer, called)
+    presence = ["present"] * 5
+    for seat in range(5):
+        view = seat_view(table, seat, presence, set())
+        assert view["auction"]["contract"]["called_card"] == card_name(called)
+        assert view["sides"][declarer] == 0
+        assert (view["sides"][partner] == 0) == (seat == partner)
+        if seat not in (declarer, partner):
+            assert view["sides"][partner] is None and view["sides"][seat] == 1
+    public = public_view(table, presence, set())
+    assert public["sides"] == [0 if s == declarer else None for s in range(5)]
+    assert [s["team"] for s in public["seats"]] == [None] * 5
+
+
+def test_common_sides_are_what_every_seat_knows() -> None:
+    from sueca.server.views import common_sides
+
+    class Info:
+        def __init__(self, teams: tuple[int | None, ...]) -> None:
+            self.teams = teams
+
+    infos = [Info((0, None, 1)), Info((0, 1, 1)), Info((0, None, 1))]
+    assert common_sides(infos) == [0, None, 1]  # type: ignore[arg-type]
+
+
+def test_lobby_seats_with_a_dummy() -> None:
+    rules = parse_rules({"variant": "standard", "dummy": 2})
+    seats = parse_seats([{"kind": "human"}, {"kind": "bot"}, {}, {"kind": "bot"}], rules)
+    assert [s.kind for s in seats] == ["human", "bot", "dummy", "bot"] and seats[2].token == ""
+    with pytest.raises(TableError, match="seat 2 is the dummy"):
+        parse_seats([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+                    rules)
+    with pytest.raises(TableError, match="kind must be"):
+        parse_seats([{"kind": "dummy"}, {"kind": "bot"}, {}, {"kind": "bot"}], rules)
+    with pytest.raises(TableError, match="8 seats"):
+        parse_seats([{"kind": "bot"}] * 4, parse_rules({"variant": "double8"}))
+
+
+def test_a_database_from_before_bidding_tables_gains_the_auction_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    old = sqlite3.connect(db)
+    old.executescript("""
+        CREATE TABLE deals (match_id INTEGER NOT NULL, idx INTEGER NOT NULL,
+            dealer INTEGER NOT NULL, hands TEXT NOT NULL, trump_card TEXT NOT NULL,
+            PRIMARY KEY (match_id, idx));
+        INSERT INTO deals VALUES (1, 0, 0, '["AS"]', 'AS');
+    """)
+    old.close()
+    store = SQLiteStorage(db)
+    store.set_auction(1, 0, [0, 61], "2H")
+    columns = [row[1] for row in store._db.execute("PRAGMA table_info(deals)")]
+    store.close()
+    assert "auction" in columns
