@@ -205,8 +205,9 @@ class DuplicateSummary:
             b_lo, b_hi = mean_ci95(self.baseline_points)
             g_lo, g_hi = mean_ci95(self.game_margins)
             text = (
-                f"{self.bot_a} vs {self.bot_b}: {self.pairs} deals, each played with "
-                f"{self.bot_a} in every seat in turn and with {self.bot_b} in every seat\n"
+                f"{self.bot_a} vs {self.bot_b}: {self.pairs} deals, {self.bot_a} in one seat "
+                f"against {self.bot_b} in the others, compared with {self.bot_b} in that seat "
+                f"({sum(self.deals_won)} seat plays)\n"
                 f"  card points of the seat's side per deal: {self.bot_a} {self.mean_points:.2f} "
                 f"(95% CI {lo:.2f} to {hi:.2f}), {self.bot_b} "
                 f"{statistics.fmean(self.baseline_points):.2f} (95% CI {b_lo:.2f} to {b_hi:.2f})\n"

@@ -6,6 +6,14 @@
 - track the sevens: a seven is the master once its ace has gone;
 - feed points to a trick your partner is sure to win, throw nothing to the opponents;
 - win cheaply, overtrump only when it pays, and discard queens and blanks from long suits.
+
+At the larger tables (five, six or eight seats) a card is seldom the master of its suit while
+several opponents are still to play, so waiting for masters means never winning a trick: there
+the bot also plays the odds (:meth:`_View.hold_chance`: the chance that no opponent still to
+play holds a higher card, the unseen cards spread at random) and wins a trick with the cheapest
+card likely to hold it. With at most one opponent to play after it (every four-seat table) the
+rules above are unchanged. At a bidding table the partner may be secret: a seat in doubt is
+counted as an opponent (see :func:`sueca.bots.base.sides`).
 """
 
 from __future__ import annotations
@@ -23,6 +31,11 @@ from sueca.cards import (
 from sueca.infostate import InformationState
 
 ACE, SEVEN = 9, 8
+# Play the odds for a trick only when this likely to hold it, with this many opponents to come.
+LIKELY_HOLD = 0.5
+MANY_LATER_OPPONENTS = 2
+# Feed points to a partner's winning card when it holds the trick this likely.
+SURE_ENOUGH = 0.8
 
 
 class HeuristicBot(Bot):
@@ -110,7 +123,9 @@ class _View:
         hand = self.info.hand
         trumps = self.suit_cards(hand, self.trump)
         high_trump = any(card_rank(c) in (ACE, SEVEN) for c in trumps)
-        if len(trumps) >= 4 and high_trump and self.trumps_outside() > 0:
+        # Long in trumps: four of ten cards; five of the thirteen of the six-seat table.
+        long_trumps = 4 if self.info.rules.hand_size <= 10 else 5
+        if len(trumps) >= long_trumps and high_trump and self.trumps_outside() > 0:
             masters = [c for c in trumps if self.is_master(c)]
             card = max(masters, key=card_rank) if masters else min(trumps, key=card_rank)
             return card, "long in trumps with the ace or seven: draw the opponents' trumps"
@@ -159,6 +174,8 @@ class _View:
                     and any(self.may_ruff(o, card_suit(best)) for o in later_opponents)
                 )
             )
+            if not safe and len(later_opponents) >= MANY_LATER_OPPONENTS:
+                safe = self.hold_chance(best, later_opponents) >= SURE_ENOUGH
             if safe:
                 card = max(legal, key=lambda c: (card_points(c) if card_suit(c) != self.trump
                                                  else -1, -card_rank(c)))
@@ -177,12 +194,44 @@ class _View:
                         or not later_opponents):
             card = min(holding, key=lambda c: (card_points(c), card_rank(c)))
             return card, "win the trick with the cheapest card that holds it"
+        if len(later_opponents) >= MANY_LATER_OPPONENTS and winners:
+            # Many opponents to come: no card is sure, so take the likeliest cheap winner when
+            # the trick is worth it (the seats to come add points too).
+            likely = [c for c in winners
+                      if self.hold_chance(c, later_opponents) >= LIKELY_HOLD
+                      and (card_points(c) == 0 or points + card_points(c) >= 10
+                           or card_suit(c) != self.trump)]
+            if likely:
+                card = min(likely, key=lambda c: (card_suit(c) == self.trump, card_points(c),
+                                                  card_rank(c)))
+                return card, "many seats still to play: the cheapest card likely to hold"
         if winners and not later_opponents:
             card = min(winners, key=lambda c: (card_suit(c) == self.trump, card_points(c),
                                                card_rank(c)))
             if points + card_points(card) >= 4 or card_points(card) == 0:
                 return card, "last to play: take the points"
         return self.cheapest(legal), "the opponents have this trick: give them nothing"
+
+    def hold_chance(self, card: Card, later_opponents: list[int]) -> float:
+        """The chance that none of ``later_opponents`` beats ``card`` in this trick: 0 when
+        one is known to hold a higher card or to ruff, else the chance that none of the unseen
+        higher cards of its suit lies in their hands (each unseen card in their hands with
+        the share of the unseen cards they hold)."""
+        info = self.info
+        suit = card_suit(card)
+        led = card_suit(info.trick[0]) if info.trick else suit
+        if suit != self.trump and any(self.may_ruff(o, led) for o in later_opponents):
+            return 0.0
+        higher = [c for c in self.suit_cards(self.outside, suit) if card_rank(c) > card_rank(card)]
+        if any(info.known[o] >> c & 1 for o in later_opponents for c in higher):
+            return 0.0
+        unseen = info.unseen
+        pool = unseen.bit_count()
+        theirs = sum(info.hand_sizes[o] - info.known[o].bit_count() for o in later_opponents)
+        if not pool:
+            return 1.0
+        share = min(1.0, theirs / pool)
+        return float((1 - share) ** sum(1 for c in higher if unseen >> c & 1))
 
     def cheapest(self, legal: tuple[Card, ...]) -> Card:
         """The card that costs least to give away: blanks, then queens from long suits; never
