@@ -14,6 +14,10 @@ A table count is *sustained* when every table kept playing at the bots' pace and
 latency stays within 100 ms.
 
     python benchmarks/bench_server.py --tables 50,100,200,400 --seconds 30
+
+``--variant`` measures another table (``double8``: eight sockets and views a table;
+``italiana5``: five, with an auction: the clients pass or bid the lowest bid and call a random
+face; bids and calls count as moves).
 """
 
 from __future__ import annotations
@@ -131,20 +135,29 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
         sent_at: float | None = None
-        # The position (match, deal, cards down) this seat last played at: a view may be sent
-        # again for one position (someone joined), and only a new position answers a card.
-        acted: tuple[int, int, int] = (-1, -1, -1)
+        # The position (match, deal, stage, bids, cards down) this seat last acted at: a view
+        # may be sent again for one position (someone joined), and only a new position answers.
+        acted: tuple[Any, ...] = ()
         readied: set[tuple[int, int]] = set()
         rematched: set[int] = set()
         pending: asyncio.Task[None] | None = None
         mine = f'"actor":{seat},'
 
-        async def play_later(card: str, position: tuple[int, int, int]) -> None:
+        async def act_later(message: dict[str, Any], position: tuple[Any, ...]) -> None:
             nonlocal sent_at, acted
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             acted = position
             sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "play", "card": card}))
+            await ws.send(json.dumps(message))
+
+        def action(view: dict[str, Any]) -> dict[str, Any]:
+            stage = view.get("stage")
+            if stage == "bidding":
+                low = view["auction"]["min_bid"]
+                return {"type": "bid", "bid": rng.choice([0, 0, low] if low else [0])}
+            if stage == "calling":
+                return {"type": "call", "card": rng.choice("A7KJQ65432") + rng.choice("SHDC")}
+            return {"type": "play", "card": rng.choice(view["legal"])}
 
         while time.monotonic() < stop_at:
             try:
@@ -162,7 +175,9 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
             view = message["view"]
             if view.get("you") != seat:
                 continue
-            position = (view["score"]["number"], view["deal"], view["played"])
+            auction = view.get("auction") or {}
+            position = (view["score"]["number"], view["deal"], view.get("stage"),
+                        len(auction.get("bids", ())), view["played"])
             if sent_at is not None and position != acted:
                 now = time.perf_counter()
                 if time.monotonic() > warm_until:
@@ -172,7 +187,7 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
             phase = view["phase"]
             if (phase == "playing" and view["actor"] == seat and position != acted
                     and (pending is None or pending.done()) and sent_at is None):
-                pending = asyncio.create_task(play_later(rng.choice(view["legal"]), position))
+                pending = asyncio.create_task(act_later(action(view), position))
             elif phase == "deal_over":
                 key = (view["score"]["number"], view["deal"])
                 if key not in readied:
@@ -220,8 +235,12 @@ def percentiles(values: list[float]) -> list[float]:
 
 
 def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float,
-        nice: int = 0, client_nice: int = 0) -> dict[str, Any]:
+        nice: int = 0, client_nice: int = 0, variant: str = "standard") -> dict[str, Any]:
     import httpx
+
+    from sueca.rules import preset
+
+    players = preset(variant).players
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -233,7 +252,9 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
             with httpx.Client() as session:
                 for index in range(n_tables):
                     data = session.post(f"{http}/api/tables", json={
-                        "seats": [{"kind": "human", "name": f"b{s}"} for s in range(4)]}).json()
+                        "rules": {"variant": variant},
+                        "seats": [{"kind": "human", "name": f"b{s}"} for s in range(players)],
+                    }).json()
                     tokens = [seat["link"].split("#", 1)[1] for seat in data["seats"]]
                     tables.append((index, data["id"], tokens))
             queue: Any = multiprocessing.Queue()
@@ -299,6 +320,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a bot client waits before its card")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--variant", default="standard",
+                        help="rules preset of every table (standard, double6, double8, "
+                             "italiana5, …)")
     parser.add_argument("--server-nice", type=int, default=0,
                         help="niceness of the server process (negative: ahead of other "
                              "work on a shared machine; needs root)")
@@ -307,10 +331,11 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, think "
           f"{args.think}s, {args.seconds}s per run ({args.warmup}s warm-up), {args.clients} "
-          f"client processes, server nice {args.server_nice}, clients nice {args.client_nice}")
+          f"client processes, server nice {args.server_nice}, clients nice {args.client_nice}, "
+          f"variant {args.variant}")
     for n in (int(x) for x in args.tables.split(",")):
         result = run(n, args.seconds, args.think, args.clients, args.warmup, args.server_nice,
-                     args.client_nice)
+                     args.client_nice, args.variant)
         # A table is keeping up when it plays at least half the cards its bots' pace allows.
         kept_up = result["slowest_table_moves"] >= 0.5 * result["expected_moves_per_table"]
         result["sustained"] = bool(kept_up and result["p99_ms"] <= 100)
