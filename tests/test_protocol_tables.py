@@ -19,7 +19,7 @@ import pytest
 
 from sueca.arena.play import play_match, play_out
 from sueca.auction import PASS
-from sueca.bots import Bot, HeuristicBot
+from sueca.bots import Bot, HeuristicBot, RandomBot
 from sueca.cards import DECK_SIZE, card_face, card_name, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
@@ -316,6 +316,13 @@ def logged(command: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+class Passer(RandomBot):
+    """Plays at random and never bids."""
+
+    def bid(self, info: InformationState) -> int:
+        return PASS
+
+
 def auction_then_play(state: State, bots: Sequence[Bot]) -> State:
     """The auction through the Bot interface (bid, call), then the arena's play_out."""
     while state.phase in ("bidding", "calling"):
@@ -342,8 +349,9 @@ def one_deal_match(rules: Rules, bots: Sequence[Bot], rng: random.Random, first_
 def test_external_programs_play_a_whole_italiana5_match(table_bot: Callable[..., str]) -> None:
     rules = preset("italiana5")
     commands = [table_bot("seat1"), table_bot("seat3")]
-    bots: list[Bot] = [HeuristicBot(1), ExternalBot(commands[0], seed=2), HeuristicBot(3),
-                       ExternalBot(commands[1], seed=4), HeuristicBot(5)]
+    # The others never bid, so the programs win every auction one of them bids in.
+    bots: list[Bot] = [Passer(1), ExternalBot(commands[0], seed=2), Passer(3),
+                       ExternalBot(commands[1], seed=4), Passer(5)]
     match = Match(rules, first_dealer=0)
     for seat, bot in enumerate(bots):
         bot.new_match(rules, seat)
@@ -418,23 +426,28 @@ def test_external_programs_play_a_double8_deal_through_the_arena(
                for m in turned)
 
 
-def test_our_bot_program_plays_an_italiana5_deal_and_a_dummy_through_cmd() -> None:
-    """Both sides of the protocol end to end: ``sueca bot heuristic`` seated by cmd:."""
-    program = f"{sys.executable} -m sueca.cli bot heuristic"
+def test_our_bot_program_plays_an_italiana5_deal_through_cmd() -> None:
+    """Both sides of the protocol end to end: ``sueca bot heuristic`` seated by cmd: at the
+    dealer's seat, so that it bids first and, the others passing, calls the card."""
+    program = ExternalBot(f"{sys.executable} -m sueca.cli bot heuristic")
     rules = preset("italiana5")
-    bots: list[Bot] = [ExternalBot(program), HeuristicBot(1), HeuristicBot(2),
-                       ExternalBot(program), HeuristicBot(4)]
+    bots: list[Bot] = [Passer(0), Passer(1), Passer(2), program, Passer(4)]
     try:
         for seat, bot in enumerate(bots):
             bot.new_match(rules, seat)
         state = auction_then_play(State(rules, deal_cards(rules, 3, random.Random(5))), bots)
     finally:
-        for bot in bots:
-            bot.close()
-    assert state.is_finished()
-    assert all(isinstance(b, ExternalBot) and b.errors == [] and b.remote_name == "heuristic"
-               for b in bots[::3])
-    # Three players: one program plays seat 0 and its partner's dummy, seat 2.
+        program.close()
+    assert state.is_finished() and state.bids[1:] == [PASS] * 4
+    assert state.contract is not None and state.contract.declarer == 3
+    assert program.errors == [] and program.remote_name == "heuristic"
+    assert state.contract.bid == state.bids[0]
+
+
+@pytest.mark.slow
+def test_our_bot_program_plays_a_dummy_through_cmd() -> None:
+    """Three players: one ``sueca bot`` program plays seat 0 and its partner's dummy, seat 2."""
+    program = f"{sys.executable} -m sueca.cli bot heuristic"
     three = Rules.from_dict({"variant": "standard", "dummy": 2})
     partner = ExternalBot(program)
     seated: list[Bot] = [partner, HeuristicBot(1), partner, HeuristicBot(3)]
@@ -471,34 +484,34 @@ def test_a_dummy_turn_names_the_dummy_and_its_partner_sees_the_dummy(
 @pytest.mark.parametrize(("mode", "problem"), [
     ("badbid", "a bid is 61 to 120 card points, or 0 to pass, not 50"),
     ("garbagebid", "a bid is 61 to 120 card points, or 0 to pass, not 'lots'"),
+    ("badcall", None),
 ])
 def test_a_bad_bid_or_call_is_refused_and_the_deal_goes_on(
-        table_bot: Callable[..., str], mode: str, problem: str) -> None:
+        table_bot: Callable[..., str], mode: str, problem: str | None) -> None:
     rules = preset("italiana5")
     command = table_bot(mode, mode)
     external = ExternalBot(command, time_ms=300, grace_ms=500)
-    # Seat 2 deals, so it bids first; when everybody passes it is the declarer and calls.
-    bots: list[Bot] = [HeuristicBot(0), HeuristicBot(1), external, HeuristicBot(3),
-                       HeuristicBot(4)]
+    # Seat 2 deals, so it bids first; the others pass, so it is the declarer and calls.
+    bots: list[Bot] = [Passer(0), Passer(1), external, Passer(3), Passer(4)]
     for seat, bot in enumerate(bots):
         bot.new_match(rules, seat)
     deal = deal_cards(rules, 2, random.Random(1))
     state = auction_then_play(State(rules, deal), bots)
     external.close()
-    assert state.is_finished() and state.bids[0] == PASS
+    assert state.is_finished()
     name = f"cmd:{command}: seat 2: "
-    assert external.errors[:2] == [f"{name}bad bid: {problem}; asking again",
-                                   f"{name}bad bid: {problem}; passing"]
-    assert state.contract is not None
-    if state.contract.declarer == 2:  # everybody passed: it calls, badly, twice
-        fallback = Bot.call(external, _info_at_call(rules, deal, state.bids))
-        assert external.errors[2:] == [
-            f"{name}bad call: 'ZZ' is not a card; asking again",
-            f"{name}bad call: 'ZZ' is not a card; calling the fallback card "
-            f"{card_name(fallback)}"]
-        assert state.contract.called_card == fallback
-    else:
-        assert len(external.errors) == 2
+    errors = list(external.errors)
+    if problem is not None:
+        assert state.bids[0] == PASS
+        assert errors[:2] == [f"{name}bad bid: {problem}; asking again",
+                              f"{name}bad bid: {problem}; passing"]
+        errors = errors[2:]
+    assert state.contract is not None and state.contract.declarer == 2
+    fallback = Bot.call(external, _info_at_call(rules, deal, state.bids))
+    assert errors == [
+        f"{name}bad call: 'ZZ' is not a card; asking again",
+        f"{name}bad call: 'ZZ' is not a card; calling the fallback card {card_name(fallback)}"]
+    assert state.contract.called_card == fallback
 
 
 def _info_at_call(rules: Rules, deal: Deal, bids: Sequence[int]) -> InformationState:
