@@ -77,7 +77,7 @@ def main() -> None:
         per_move = time_per_move(rules, args.bot, args.positions)
         result = run_arena(rules, [args.bot, "random"], args.deals, args.seed, args.workers)
         pair = result.pairs[0]
-        print(f"== {name}: {args.bot} median {1000 * per_move:.1f} ms per move", flush=True)
+        print(f"== {name}: {args.bot} median {1000 * per_move:.2f} ms per move", flush=True)
         print(result, flush=True)
         lo, hi = pair.margin_ci95
         command = (f"`benchmarks/bench_tables.py --bot {args.bot} --deals {args.deals} "
@@ -91,7 +91,7 @@ def main() -> None:
             game = "—"
         rows.append(
             f"| {name} | {args.bot} | {pair.pairs} | {pair.margin:+.2f} [{lo:+.2f}, {hi:+.2f}] "
-            f"| {game} | {1000 * per_move:.1f} ms | {result.seconds / 60:.1f} min | {command} |"
+            f"| {game} | {1000 * per_move:.2f} ms | {result.seconds / 60:.1f} min | {command} |"
         )
     print("\n| table | bot | deals | card-point margin per deal [95% CI] | game-point margin "
           "per deal [95% CI] (bot vs random) | median per move | run | command |")

@@ -174,6 +174,58 @@ def test_heuristic_at_italiana_reads_only_the_information_state() -> None:
     assert card in info.legal_moves()
 
 
+def test_heuristic_odds_grow_with_the_card_and_vanish_for_a_known_threat() -> None:
+    from sueca.bots.heuristic import _View
+    from sueca.cards import card_rank
+
+    rules = TABLES["double8"]
+    state = State(rules, deal_cards(rules, 0, random.Random(11)))
+    state.push(state.legal_moves()[0])
+    info = state.information_state(state.to_play)
+    view = _View(info)
+    later = [s for s in view.still_to_play() if s not in view.partners]
+    assert len(later) >= 2
+    by_suit: dict[int, list[tuple[int, float]]] = {}
+    for card in info.legal_moves():
+        chance = view.hold_chance(card, later)
+        assert 0.0 <= chance <= 1.0
+        by_suit.setdefault(card_suit(card), []).append((card_rank(card), chance))
+    for cards in by_suit.values():
+        chances = [c for _, c in sorted(cards)]
+        assert chances == sorted(chances)  # a higher card of a suit holds at least as often
+
+
+def test_pimc_searches_by_rollouts_where_the_solver_does_not_play() -> None:
+    from sueca.bots.pimc import PimcBot
+
+    state = _contracted(HANDS, [80, 0, 0, 0, 0], "5H")
+    for _ in range(12):
+        state.push(state.legal_moves()[0])
+    info = state.information_state(state.to_play)
+    bot = PimcBot(seed=1, worlds=3, nodes=0)
+    card, reason = bot.explain(info)
+    assert bot.rollouts and bot.last_worlds == 3 and "played out by the heuristic" in reason
+    assert card in info.legal_moves() and card == PimcBot(seed=1, worlds=3, nodes=0).choose(info)
+    assert set(bot.last_means) == set(info.legal_moves())
+    # A node budget that no world fits: the heuristic's card, and it says so.
+    tight = PimcBot(seed=1, nodes=1000)
+    assert "too few" in tight.explain(info)[1] and tight.last_worlds == 0
+
+
+def test_pimc_keeps_the_solver_at_the_dummy_table() -> None:
+    from sueca.bots.pimc import PimcBot
+
+    rules = TABLES["dummy"]
+    state = State(rules, deal_cards(rules, 0, random.Random(4)))
+    for _ in range(24):
+        state.push(state.legal_moves()[-1])
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    info = state.information_state(state.to_play)
+    bot = PimcBot(seed=1, worlds=4)
+    assert "double-dummy" in bot.explain(info)[1] and not bot.rollouts
+
+
 # ---- the bidding policy --------------------------------------------------------------------
 
 
