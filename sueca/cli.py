@@ -25,7 +25,9 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 RulesOption = Annotated[
-    str, typer.Option("--rules", help="Rules preset: standard, brazil, italiana, pontos.")
+    str, typer.Option("--rules", help="Rules preset: standard, brazil, italiana, pontos, "
+                                      "double8, double6, italiana5 (--set dummy=SEAT: three "
+                                      "players).")
 ]
 SetOption = Annotated[
     list[str] | None,
