@@ -445,6 +445,37 @@ def test_our_bot_program_plays_an_italiana5_deal_through_cmd() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("table", ["italiana5", "double8", "double6", "three-players",
+                                   "open-hands"])
+def test_a_bot_plays_the_same_through_the_protocol_as_in_process(table: str) -> None:
+    """``sueca bot heuristic`` seated by cmd: bids, calls and plays exactly the cards the same
+    bot plays in process: what it rebuilds from the messages is what the referee's seat sees
+    (at the three-player table the program plays a seat and its dummy)."""
+    rules = Rules.from_dict(TABLES[table])
+    seat = 1 if rules.dummy is None else rules.controller_of(rules.dummy)
+    deal = deal_cards(rules, 0, random.Random(table))
+
+    def seated(player: Bot) -> list[Bot]:
+        bots: list[Bot] = [HeuristicBot(s) for s in range(rules.players)]
+        bots[seat] = player
+        if rules.dummy is not None:
+            bots[rules.dummy] = player
+        return bots
+
+    program = ExternalBot(f"{sys.executable} -m sueca.cli bot heuristic --seed {{seed}}",
+                          seed=seat, time_ms=5000)
+    results = []
+    for bots in (seated(HeuristicBot(seat)), seated(program)):
+        for s, bot in enumerate(bots):
+            bot.new_match(rules, s)
+        results.append(auction_then_play(State(rules, deal), bots))
+    program.close()
+    assert program.errors == []
+    assert results[0].bids == results[1].bids and results[0].contract == results[1].contract
+    assert [card_face(c) for c in results[0].plays] == [card_face(c) for c in results[1].plays]
+
+
+@pytest.mark.slow
 def test_our_bot_program_plays_a_dummy_through_cmd() -> None:
     """Three players: one ``sueca bot`` program plays seat 0 and its partner's dummy, seat 2."""
     program = f"{sys.executable} -m sueca.cli bot heuristic"
