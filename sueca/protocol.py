@@ -239,7 +239,9 @@ class SeatFeed:
         end: dict[str, Any] = {"type": "deal_end", "points": list(info.points_taken),
                                "hands": [card_names(h) for h in hands]}
         if rules.set_aside:
-            dealt = cards_mask(c for h in hands for c in mask_cards(h))
+            dealt = 0
+            for hand in hands:
+                dealt |= hand
             end["set_aside"] = card_names(((1 << rules.deck_size) - 1) & ~dealt)
         if rules.bidding:
             end["seat_points"] = list(info.seat_points)
@@ -253,10 +255,11 @@ class ExternalBot(Bot):
 
     ``command`` is split like a shell line (``python my_bot.py --depth 3``); ``{seed}`` in it
     becomes this bot's seed, so that a seeded program plays the same way every time (the
-    arena seeds each board's bots). The program starts on first use and stops at
-    :meth:`close`. At a three-player table the program of the dummy's partner may be asked
-    for the dummy's cards too: :meth:`choose` with the dummy's information state sends a
-    ``turn`` naming the dummy's seat.
+    arena seeds each board's bots). The program starts when the bot is seated
+    (:meth:`new_match`) or first asked, and stops at :meth:`close`. At a three-player table
+    the program of the dummy's partner may be asked for the dummy's cards too: :meth:`choose`
+    with the dummy's information state sends a ``turn`` naming the dummy's seat (seating one
+    ExternalBot at both seats does that; it keeps the partner's seat).
     """
 
     def __init__(
