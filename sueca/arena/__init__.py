@@ -2,9 +2,10 @@
 
 from sueca.arena.play import (
     DuplicateSummary,
+    play_auction,
     play_deal,
     play_match,
     run_duplicate,
 )
 
-__all__ = ["DuplicateSummary", "play_deal", "play_match", "run_duplicate"]
+__all__ = ["DuplicateSummary", "play_auction", "play_deal", "play_match", "run_duplicate"]

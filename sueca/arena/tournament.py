@@ -1,7 +1,8 @@
 """The arena: duplicate round robins between bots, on every core, with an optional SPRT.
 
 Every pair of bots plays the same boards (deal ``i`` of the series comes from ``(seed, i)``),
-each board twice with the teams swapped. A board is played start to finish by one worker
+each board twice with the teams swapped (at a bidding table, the seat rotation of
+:mod:`sueca.arena.play`). A board is played start to finish by one worker
 process from its seed alone, and results are counted in board order, so the figures, the
 stopping point of an SPRT and the records do not depend on the number of workers.
 
