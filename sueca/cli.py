@@ -364,8 +364,7 @@ def play(
                                              "screen; 'all', or 'none' to watch.")] = "0",
     bots: Annotated[str | None, typer.Option(help="The bot for every other seat, or one per "
                                                   "seat (e.g. -,random,heuristic,random); "
-                                                  "default: the strongest that plays the "
-                                                  "table.")] = None,
+                                                  "default: the strongest.")] = None,
     players: Annotated[int | None, typer.Option(help="3 at a table of four: your partner's "
                                                      "hand is a dummy, face up after the "
                                                      "opening lead, played by you (default: "

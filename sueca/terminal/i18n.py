@@ -229,8 +229,8 @@ _EN: Final = {
     "bad_bid": "{bid} is not a bid you may make now: bid {low} to {high}, or 0 to pass",
     "bad_bid_pass": "{bid} is not a bid you may make now: {high} is bid, only 0 (pass) is left",
     "bad_call": "not a card: {text!r} — call a card such as AH, 7♠ or KD",
-    "hint_bid_reason": "what the {bot} bot bids",
-    "hint_call_reason": "what the {bot} bot calls",
+    "hint_bid_reason": "the hand is worth about {points} card points, calling {card}",
+    "hint_call_reason": "with it your side should take about {points} card points",
 }
 
 _PT: Final = {
@@ -377,8 +377,8 @@ _PT: Final = {
     "bad_bid": "{bid} não é um lance possível agora: licita de {low} a {high}, ou 0 para passar",
     "bad_bid_pass": "{bid} não é um lance possível agora: já há {high}, só podes passar (0)",
     "bad_call": "isso não é uma carta: {text!r} — chama por exemplo AH, 7♠ ou KD",
-    "hint_bid_reason": "o lance do bot {bot}",
-    "hint_call_reason": "a carta que o bot {bot} chama",
+    "hint_bid_reason": "a mão vale uns {points} pontos, chamando o {card}",
+    "hint_call_reason": "com ela o teu lado deve fazer uns {points} pontos",
 }
 
 # Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
@@ -454,6 +454,7 @@ _PT_BR: Final = _PT | {
                "passar",
     "bad_bid_pass": "{bid} não é um lance possível agora: já tem {high}, você só pode passar (0)",
     "bad_call": "isso não é uma carta: {text!r} — chame por exemplo AH, 7♠ ou KD",
+    "hint_call_reason": "com ela seu lado deve fazer uns {points} pontos",
 }
 
 # The reasons of the bots' explain(), as the bots word them (sueca/bots).
@@ -481,6 +482,8 @@ _REASONS_PT: Final = {
     "win the trick with the cheapest card that holds it":
         "ganha a vaza com a carta mais barata que a segura",
     "last to play: take the points": "és o último a jogar: leva os pontos",
+    "many seats still to play: the cheapest card likely to hold":
+        "ainda faltam muitos jogadores: a carta mais barata que deve segurar a vaza",
     "partner's echo shows a void": "o sinal do parceiro mostra que não tem o naipe",
     "echo to partner": "sinal ao parceiro",
     "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, à espera de uns {3} pontos "
@@ -503,6 +506,8 @@ _REASONS_PT_BR: Final = _REASONS_PT | {
     "win the trick with the cheapest card that holds it":
         "ganhe a vaza com a carta mais barata que a segura",
     "last to play: take the points": "você é o último a jogar: leve os pontos",
+    "many seats still to play: the cheapest card likely to hold":
+        "ainda faltam muitos jogadores: a carta mais barata que deve segurar a vaza",
     "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, esperando uns {3} pontos "
               "para o nosso lado",
 }

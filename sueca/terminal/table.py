@@ -98,25 +98,16 @@ def parse_seat_list(text: str, players: int, option: str) -> list[int]:
     return seats
 
 
-def default_bot(rules: Rules) -> str:
-    """The bot a table seats where the user names none: the strongest where it plays (its
-    double-dummy solver searches the four-seat, one-deck partnership table), else the
-    heuristic bot, which plays every table (many seats, two decks, the auction)."""
-    if rules.players == 4 and rules.decks == 1 and not rules.bidding:
-        return STRONGEST
-    return "heuristic"
-
-
 def make_seats(rules: Rules, humans: Sequence[int], bots: str | None = None
                ) -> tuple[str, ...]:
     """Who sits where: ``human``, a bot's name, or ``dummy`` for the dummy seat.
 
     ``bots`` is one bot for every seat that is not human, or one per seat (the entries at human
-    seats and at the dummy are ignored; write ``-`` there); ``None`` for :func:`default_bot`.
-    The dummy cannot be a human: its partner plays it.
+    seats and at the dummy are ignored; write ``-`` there); ``None`` for the strongest bot,
+    which plays every table. The dummy cannot be a human: its partner plays it.
     """
     n = rules.players
-    bots = bots if bots is not None else default_bot(rules)
+    bots = bots if bots is not None else STRONGEST
     names = [b.strip() for b in bots.split(",")]
     if len(names) == 1:
         names *= n
@@ -799,9 +790,9 @@ class Table:
             raise _Quit
 
     def hint_bot(self, seat: int) -> Bot:
-        """The hint giver of ``seat``: the table's default bot, playing from that seat."""
+        """The hint giver of ``seat``: the strongest bot, playing from that seat."""
         if seat not in self.hint_bots:
-            bot = make_bot(default_bot(self.rules), seed=hash_seed(self.setup.seed, "hint", seat))
+            bot = make_bot(STRONGEST, seed=hash_seed(self.setup.seed, "hint", seat))
             bot.new_match(self.rules, seat)
             self.hint_bots[seat] = bot
         return self.hint_bots[seat]
@@ -811,21 +802,21 @@ class Table:
         return self.hint_bot(seat).explain(info)
 
     def bid_hint(self, seat: int, info: InformationState) -> tuple[int, str]:
-        """The hint bot's bid, with its reason where the bot gives one (``explain_bid``)."""
-        bot = self.hint_bot(seat)
-        explain = getattr(bot, "explain_bid", None)
-        if callable(explain):
-            value, reason = explain(info)
-            return int(value), str(reason)
-        return bot.bid(info), self.lang.text("hint_bid_reason", bot=bot.name)
+        """The hint bot's bid, and why: what the bots' hand evaluation expects the hand to
+        take with its best call (:func:`sueca.bots.bidding.best_call`)."""
+        from sueca.bots.bidding import best_call
+
+        card, expected = best_call(info.hand)
+        return self.hint_bot(seat).bid(info), self.lang.text(
+            "hint_bid_reason", points=round(expected), card=self.lang.card(card))
 
     def call_hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
-        bot = self.hint_bot(seat)
-        explain = getattr(bot, "explain_call", None)
-        if callable(explain):
-            card, reason = explain(info)
-            return int(card), str(reason)
-        return bot.call(info), self.lang.text("hint_call_reason", bot=bot.name)
+        """The hint bot's call, and the points its side is expected to take with it."""
+        from sueca.bots.bidding import estimate_points
+
+        card = self.hint_bot(seat).call(info)
+        return card, self.lang.text("hint_call_reason",
+                                    points=round(estimate_points(info.hand, card)))
 
     # ---- telling what happened -----------------------------------------------------------
 
