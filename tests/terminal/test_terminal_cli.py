@@ -132,6 +132,9 @@ def test_three_players_and_hot_seat(home: Path) -> None:
         (["--bots", "nobody"], "unknown bot 'nobody'"),
         (["--humans", "7"], "--humans takes seats from 0 to 3"),
         (["--players", "4", "--set", "dummy=1"], "use --players 3"),
+        (["--variant", "double8", "--players", "3"], "--players takes 8, not 3"),
+        (["--variant", "italiana5", "--players", "4"], "--players takes 5, not 4"),
+        (["--variant", "nowhere"], "unknown rules variant 'nowhere'"),
         (["--resume"], "no unfinished match to resume"),
     ],
 )
@@ -160,3 +163,41 @@ def test_replay_refuses_what_is_not_a_record(tmp_path: Path, home: Path) -> None
     path.write_text("[]", encoding="utf-8")
     code, out = invoke(home, ["replay", str(path)])
     assert code == 2 and "a record must be a JSON object" in " ".join(out.split())
+
+
+def test_every_table_is_named_in_the_help(home: Path) -> None:
+    code, out = invoke(home, ["play", "--help"])
+    assert code == 0
+    text = " ".join(out.split())
+    for name in ("--variant", "double8", "double6", "italiana5", "--players", "3 at a table"):
+        assert name in text
+
+
+@pytest.mark.parametrize("variant", ["double8", "double6"])
+def test_a_double_deck_match_from_the_command_line(home: Path, variant: str) -> None:
+    code, out = invoke(home, ["play", "--variant", variant, "--seed", "1", "--fast", "--bots",
+                              "heuristic", "--lang", "en", *SHORT])
+    assert code == 0, out
+    [path] = saved_matches(home)
+    record = read(str(path))
+    assert check(record)["valid"]
+    assert record.extra["seats"][0] == "human"
+    players = 8 if variant == "double8" else 6
+    assert f"Player {players - 1} (" in out  # the seat row of the plain table
+
+
+def test_an_italiana_match_from_the_command_line_then_its_replay(home: Path,
+                                                                 tmp_path: Path) -> None:
+    path = tmp_path / "i5.json"
+    # Pass; AH (the call, should every seat pass and leave the dealing human to call; else
+    # a card, played or refused); then the first legal card at every prompt.
+    code, out = invoke(home, ["play", "--variant", "italiana5", "--seed", "3", "--fast",
+                              "--bots", "heuristic", "--lang", "en", "--save", str(path),
+                              *SHORT], stdin="0\nAH\n" + "1\n" * 200)
+    assert "Your bid (61–120, or 0 to pass" in out
+    assert "Bids: " in out and "Contract: " in out
+    assert check(read(str(path)))["valid"]
+    assert code in (0, 1)  # the match may outlast the input: it is saved either way
+    code, out = invoke(home, ["replay", str(path), "--lang", "en"], stdin="\n\nq\n")
+    assert code == 0
+    assert "Bids: " in out and "Contract: " in out and "partner: " in out
