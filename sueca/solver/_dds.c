@@ -722,21 +722,27 @@ static int ge(Solver *S, Pos *P, int target) {
     return search(S, P, target, -1, NULL);
 }
 
-/* The exact value by null-window tests (MTD(f)): each test's fail-soft bound is the next
- * target; where bounds creep (after two tests), bisect instead. */
+/* The exact value by null-window tests, each test's fail-soft bound setting the next target
+ * (MTD(f)). Those bounds are rarely more than a point past the target, so from the default
+ * first guess (half the points) the tests bisect what is left at once; from a guess given by
+ * the caller (the value of a sibling move, usually near), the bounds are followed for two tests
+ * first. */
 static int solve_value(Solver *S, Pos *P, int guess) {
     u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
     if (!all) return 0; /* the deal is over */
     int hi = mask_points(S, all) + P->trick_pts + S->bonus;
-    int lo = 0;
-    if (guess < 0) guess = (hi + 1) / 2;
+    int lo = 0, follow = 2;
+    if (guess < 0) {
+        guess = (hi + 1) / 2;
+        follow = 0;
+    }
     for (int pass = 0; lo < hi; pass++) {
         if (guess <= lo) guess = lo + 1;
         if (guess > hi) guess = hi;
         int g = ge(S, P, guess);
         if (S->aborted) return -1;
         if (g >= guess) { lo = g; guess = g + 1; } else { hi = g; guess = g; }
-        if (pass >= 2) guess = lo + (hi - lo + 1) / 2;
+        if (pass >= follow) guess = lo + (hi - lo + 1) / 2;
     }
     return lo;
 }
