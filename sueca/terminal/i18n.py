@@ -175,8 +175,8 @@ _EN: Final = {
     "trump_not_called": "trump: not called yet",
     "bids_title": "Bids",
     "bid_pass": "pass",
-    "contract_line": "Contract: {seat} plays for {target} (bid {bid}), calls {card}: trump "
-                     "{suit}",
+    "contract_line": "Contract: {seat} plays for {target}{passed}, calls {card}: trump {suit}",
+    "all_passed_short": " (everybody passed)",
     "partner_secret": "partner: secret until {card} is played",
     "partner_is": "partner: {seat}",
     "partner_you": "you hold {card}: you are the secret partner of {seat}",
@@ -322,8 +322,9 @@ _PT: Final = {
     "trump_not_called": "trunfo: ainda por chamar",
     "bids_title": "Lances",
     "bid_pass": "passo",
-    "contract_line": "Contrato: {seat} joga para {target} (lance {bid}), chama o {card}: "
-                     "trunfo {suit}",
+    "contract_line": "Contrato: {seat} joga para {target}{passed}, chama o {card}: trunfo "
+                     "{suit}",
+    "all_passed_short": " (todos passaram)",
     "partner_secret": "parceiro: secreto até sair o {card}",
     "partner_is": "parceiro: {seat}",
     "partner_you": "tens o {card}: és o parceiro secreto de {seat}",

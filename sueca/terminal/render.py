@@ -240,7 +240,7 @@ def auction_lines(view: TableView, lang: Language) -> list[str]:
     if contract is not None:
         lines.append(lang.text(
             "contract_line", seat=view.names[contract.declarer], target=contract.target,
-            bid=contract.bid if contract.bid != PASS else lang.text("bid_pass"),
+            passed=lang.text("all_passed_short") if contract.bid == PASS else "",
             card=lang.card(contract.called_card), suit=lang.suit(contract.trump),
         ))
         lines.append(partner_text(view, lang))
