@@ -131,7 +131,7 @@ def test_a_token_acts_only_for_its_own_table_and_seat(server: LiveServer) -> Non
 def test_a_dropped_player_is_away_then_a_bot_plays_until_they_return(tmp_path: Path) -> None:
     timing = Timing(grace=0.3, bot_delay=0.0, trick_pause=0.0, deal_pause=FAST.deal_pause)
     with LiveServer(str(tmp_path / "sueca.db"), timing=timing) as server:
-        table = create_table(server.http, ["human", "human", "bot", "bot"])
+        table = create_table(server.http, ["human", "human", "bot", "bot"], level="heuristic")
 
         async def scenario() -> None:
             ana = await join(server.ws, table["id"], token_of(table, 0), 0)
