@@ -24,14 +24,16 @@ from sueca.cards import (
 from sueca.record import check, read, replay
 from sueca.rules import preset
 from sueca.terminal.i18n import language
-from sueca.terminal.render import plain_table, render_table, side_parts
+from sueca.terminal.render import RichScreen, plain_table, render_table, side_parts
 from sueca.terminal.replay import positions, step_through
 from sueca.terminal.table import (
     Outcome,
+    Setup,
     Table,
     TableView,
     hand_order,
     lowest_bid,
+    make_seats,
     parse_bid,
     parse_choice,
 )
@@ -318,3 +320,26 @@ def test_the_dummy_table_still_plays(tmp_path: Path) -> None:
     assert table.run().outcome is Outcome.FINISHED
     assert EN.text("prompt_dummy") in screen.prompts
     valid_report(table.setup.path)
+
+
+# ---- the Rich screen ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["double8", "italiana5"])
+def test_deals_on_the_rich_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  variant: str) -> None:
+    # Pass every bid (0), call AH if the auction leaves the call to the human, then play the
+    # first legal card ("0" is no card and "1" no bid: each is refused where it is wrong)
+    # until the input ends, a trick or two in.
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 5 + "AH\n" + "0\n1\n" * 2))
+    out = io.StringIO()
+    rules = preset(variant).replace(match_target=1)
+    setup = Setup(rules, make_seats(rules, [0], "heuristic"), 3, tmp_path / "m.json", EN,
+                  fast=True)
+    table = Table(setup, RichScreen(EN, Console(file=out, width=100, force_terminal=True)))
+    assert table.run().outcome is Outcome.INPUT_ENDED
+    drawn = out.getvalue()
+    assert "Your cards" in drawn and f"Player {rules.players - 1}" in drawn
+    assert ("Bids: " in drawn) == rules.bidding
+    assert table.states[0].trick_number >= 1
+    valid_report(setup.path)
