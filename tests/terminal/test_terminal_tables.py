@@ -311,6 +311,20 @@ def test_a_double_deck_deal_with_a_card_held_twice(tmp_path: Path, rules: object
         assert hand_line.count(EN.card(face)) == faces.count(face)
 
 
+def test_a_double_deck_match_resumes_as_it_would_have_gone_on(tmp_path: Path) -> None:
+    whole, _ = make_table(tmp_path, always("1"), rules=DOUBLE8, bots="heuristic", seed=8,
+                          name="whole.json")
+    assert whole.run().outcome is Outcome.FINISHED
+    part, _ = make_table(tmp_path, lines(["1"] * 4, then=None), rules=DOUBLE8,
+                         bots="heuristic", seed=8, name="part.json")
+    assert part.run().outcome is Outcome.INPUT_ENDED
+    again, _ = make_table(tmp_path, always("1"), rules=DOUBLE8, bots="heuristic", seed=8,
+                          name="part.json")
+    resumed = Table(again.setup, again.screen, read(str(part.setup.path)))
+    assert resumed.run().outcome is Outcome.FINISHED
+    assert read(str(part.setup.path)).deals == read(str(whole.setup.path)).deals
+
+
 # ---- three players --------------------------------------------------------------------------
 
 
