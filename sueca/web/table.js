@@ -62,7 +62,11 @@ function onMessage(message) {
       return;
     }
     const key = `err_${message.code}`;
-    showToast(t(key) === key ? message.message : t(key));
+    // A refused bid names the range allowed now (the view knows it; the message is English).
+    const auction = view && view.auction;
+    const params = { min: auction && auction.min_bid ? auction.min_bid : "", max: 120 };
+    if (message.code === "bad_bid" && auction && !auction.min_bid) showToast(t("only_pass"));
+    else showToast(t(key) === key ? message.message : t(key, params));
   }
 }
 
