@@ -68,9 +68,11 @@ class Language:
         (parts are joined by ``; ``); a part not in the table is left as the bot wrote it."""
         parts = []
         for part in text.split("; "):
-            search = _ISMCTS_REASON.fullmatch(part)
-            if search and "ismcts" in self.reasons:
-                part = self.reasons["ismcts"].format(*search.groups())
+            for key, pattern in _REASON_PATTERNS:
+                search = pattern.fullmatch(part)
+                if search and key in self.reasons:
+                    values = [self.reasons.get(g, g) for g in search.groups()]
+                    part = self.reasons[key].format(*values)
             parts.append(self.reasons.get(part, part))
         return "; ".join(parts)
 
@@ -463,6 +465,13 @@ _ISMCTS_REASON: Final = re.compile(
     r"ismcts: (\w+) chosen in (\d+) of (\d+) simulations, expecting about (\d+) points for "
     r"our side"
 )
+_PIMC_REASON: Final = re.compile(
+    r"pimc: (\w+) averages ([\d.]+) points for our side over (\d+) sampled deals "
+    r"(played out by the heuristic from each card|solved double-dummy)"
+)
+# The reasons with numbers in them: a pattern, and the key of its translation (whose {0}, {1}…
+# are the pattern's groups, each itself translated when the table has it).
+_REASON_PATTERNS: Final = (("ismcts", _ISMCTS_REASON), ("pimc", _PIMC_REASON))
 _REASONS_PT: Final = {
     "the only legal card": "a única carta que podes jogar",
     "long in trumps with the ace or seven: draw the opponents' trumps":
@@ -489,6 +498,10 @@ _REASONS_PT: Final = {
     "echo to partner": "sinal ao parceiro",
     "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, à espera de uns {3} pontos "
               "para o nosso lado",
+    "pimc": "pimc: {0} dá em média {1} pontos ao nosso lado em {2} mãos sorteadas {3}",
+    "played out by the heuristic from each card":
+        "jogadas até ao fim pela heurística a partir de cada carta",
+    "solved double-dummy": "resolvidas com as cartas todas à vista",
 }
 _REASONS_PT_BR: Final = _REASONS_PT | {
     "the only legal card": "a única carta que você pode jogar",
@@ -511,6 +524,8 @@ _REASONS_PT_BR: Final = _REASONS_PT | {
         "ainda faltam muitos jogadores: a carta mais barata que deve segurar a vaza",
     "ismcts": "ismcts: {0} escolhida em {1} de {2} simulações, esperando uns {3} pontos "
               "para o nosso lado",
+    "played out by the heuristic from each card":
+        "jogadas até o fim pela heurística a partir de cada carta",
 }
 
 _RANKS_EN: Final = ("two", "three", "four", "five", "six", "queen", "jack", "king", "seven",

@@ -86,3 +86,14 @@ def test_reasons_are_translated_part_by_part_and_unknown_parts_kept() -> None:
         "ismcts: 7H escolhida em 500 de 1000 simulações, à espera de uns 70 pontos para o "
         "nosso lado"
     )
+
+
+def test_the_pimc_bots_reason_is_translated_with_its_numbers() -> None:
+    reason = ("pimc: 5C averages 69.9 points for our side over 32 sampled deals played out by "
+              "the heuristic from each card")
+    assert language("pt").reason(reason) == (
+        "pimc: 5C dá em média 69.9 pontos ao nosso lado em 32 mãos sorteadas jogadas até ao fim "
+        "pela heurística a partir de cada carta")
+    solved = reason.replace("played out by the heuristic from each card", "solved double-dummy")
+    assert language("pt-BR").reason(solved).endswith("resolvidas com as cartas todas à vista")
+    assert language("en").reason(reason) == reason
