@@ -4,11 +4,15 @@ The loop is the referee. It alone holds the full :class:`~sueca.state.State`; ev
 or bot, is handed only ``state.information_state(seat)``, and what a screen draws is built from
 an information state too (for the dummy, its controlling partner acts with the dummy's). A card
 a human offers goes to :meth:`State.play`, so an illegal one is refused with the engine's reason
-(phrased for the player) and changes nothing.
+(phrased for the player) and changes nothing. At a bidding table (five-player Sueca Italiana)
+each deal opens with the auction: bids and the declarer's call go to :meth:`State.bid` and
+:meth:`State.call` the same way, and the secret partner reaches a screen only through the
+seat's ``info.teams``.
 
-The match is saved as a RECORD.md record after every card, the deal in progress included, with
-the fields ``seed`` and ``seats`` added: :func:`load_setup` and :func:`sueca.record.replay`
-rebuild the table from it, so ``sueca play --resume`` continues where the match stopped.
+The match is saved as a RECORD.md record after every bid, call and card, the deal in progress
+included, with the fields ``seed`` and ``seats`` added: :func:`load_setup` and
+:func:`sueca.record.replay` rebuild the table from it, so ``sueca play --resume`` continues
+where the match stopped.
 
 Drawing and reading are a :class:`Screen`'s business (``render.py`` has the Rich one and the
 plain one); the loop only says what happened and asks for lines of input.
