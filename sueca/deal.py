@@ -21,7 +21,17 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
 
-from sueca.cards import Card, CardMask, card_name, card_suit, cards_mask, format_mask, mask_cards
+from sueca.cards import (
+    DECK_SIZE,
+    Card,
+    CardMask,
+    card_name,
+    card_suit,
+    cards_mask,
+    format_mask,
+    held_copy,
+    mask_cards,
+)
 from sueca.rules import Rules
 
 
@@ -103,6 +113,27 @@ class Deal:
         return "\n".join(lines)
 
 
+def canonical_copies(deal: Deal) -> Deal:
+    """The same deal with the two copies of each card numbered as a record reads them back:
+    going round the seats from 0, the first hand holding a face gets its first copy (``c``),
+    the next its second (``c + 40``). Which copy is which is invisible at the table; numbering
+    them one way makes a deal written to a record and read back the very same deal."""
+    hands = []
+    seen = 0
+    for hand in deal.hands:
+        mask = 0
+        for card in mask_cards(hand):
+            face = card % DECK_SIZE
+            copy = face + DECK_SIZE if seen >> face & 1 else face
+            mask |= 1 << copy
+            seen |= 1 << copy
+        hands.append(mask)
+    trump = deal.trump_card
+    if trump is not None:
+        trump = held_copy(hands[deal.dealer], trump)
+    return Deal(deal.dealer, tuple(hands), trump)
+
+
 def deal_order(rules: Rules, dealer: int) -> tuple[int, ...]:
     """Which seat receives each position of the shuffled deck, in dealing order.
 
@@ -146,7 +177,8 @@ def deal_from_deck(rules: Rules, dealer: int, deck: Sequence[Card]) -> Deal:
     hands = tuple(
         sum(map(_BIT.__getitem__, grouped[i:i + size])) for i in range(0, len(grouped), size)
     )
-    return Deal(dealer, hands, None if rules.bidding else deck[trump_position])
+    deal = Deal(dealer, hands, None if rules.bidding else deck[trump_position])
+    return canonical_copies(deal) if rules.decks > 1 else deal
 
 
 def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
@@ -163,11 +195,13 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
         # that string (highest card first) parsed as a binary number is the hand's mask.
         hands = tuple(map(int, map(where.translate, shuffle.seat_digits), _BASE_2))
         if rules.bidding:
-            return Deal(dealer, hands, None)
-        trump_card = shuffle.last_card - where.index(shuffle.trump_position)
-        deal = Deal(dealer, hands, trump_card)
-        if not (rules.redeal_point_trump and rules.card_points[trump_card]):
-            return deal
+            deal = Deal(dealer, hands, None)
+        else:
+            trump_card = shuffle.last_card - where.index(shuffle.trump_position)
+            deal = Deal(dealer, hands, trump_card)
+            if rules.redeal_point_trump and rules.card_points[trump_card]:
+                continue
+        return canonical_copies(deal) if rules.decks > 1 else deal
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:
