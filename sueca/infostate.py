@@ -333,6 +333,15 @@ class _WorldSampler:
                   if not signature[members[0]] >> suit & 1)
             for suit in SUITS
         ]
+        # later[suit][group]: how many unseen cards of the suits after ``suit`` the group may
+        # still take. A split that leaves a group more to fill than that leads to no world,
+        # so ``_splits`` never lists it (the pruning keeps 6 and 8 seats fast).
+        sizes = [len(cards) for cards in self.suit_cards]
+        self.later = [
+            [sum(sizes[t] for t in range(suit + 1, len(SUITS)) if g in self.holders[t])
+             for g in range(len(self.groups))]
+            for suit in SUITS
+        ]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._split_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
         if self._count(0, self.need) == 0:
@@ -346,21 +355,31 @@ class _WorldSampler:
             return self._split_memo[key]
         count = len(self.suit_cards[suit])
         holders = self.holders[suit]
+        later = self.later[suit]
         out: list[tuple[tuple[int, ...], int]] = []
+        self._split_memo[key] = out
+        # Each group must take at least what the later suits cannot give it: a group void in
+        # this suit that needs more than they hold makes this need vector a dead end.
+        least = [max(0, need[g] - later[g]) for g in range(len(need))]
+        if any(least[g] for g in range(len(need)) if g not in holders):
+            return out
+        # room[i]: the most that holders i, i+1, … can take of this suit.
+        room = [0] * (len(holders) + 1)
+        for i in range(len(holders) - 1, -1, -1):
+            room[i] = room[i + 1] + need[holders[i]]
 
         def rec(i: int, left: int, split: list[int], weight: int) -> None:
             if i == len(holders):
-                if left == 0:
-                    out.append((tuple(split), weight))
+                out.append((tuple(split), weight))
                 return
             group = holders[i]
-            for k in range(min(left, need[group]) + 1):
+            for k in range(max(least[group], left - room[i + 1]), min(left, need[group]) + 1):
                 split[group] = k
                 rec(i + 1, left - k, split, weight // factorial(k))
             split[group] = 0
 
-        rec(0, count, [0] * len(need), factorial(count))
-        self._split_memo[key] = out
+        if sum(least[g] for g in holders) <= count <= room[0]:
+            rec(0, count, [0] * len(need), factorial(count))
         return out
 
     def _count(self, suit: int, need: tuple[int, ...]) -> int:
