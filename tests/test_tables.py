@@ -24,7 +24,7 @@ from core_support import (
     ref_trick_winner,
     snapshot,
 )
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sueca.cards import (
@@ -254,6 +254,42 @@ def test_many_random_games_at_every_table(name: str) -> None:
     rng = random.Random(f"many tables:{name}")
     for _ in range(40 * SWEEP):
         play_table_game(TABLE_RULES[name], rng, infos=0.05)
+
+
+@st.composite
+def any_table_rules(draw: st.DrawFn) -> Rules:
+    """A larger table with any combination of the options that change its deal, play,
+    information or score."""
+    variant = draw(st.sampled_from(["double8", "double6", "italiana5"]))
+    options: dict[str, object] = {"variant": variant}
+    for name, values in (
+        ("direction", ["counterclockwise", "clockwise"]),
+        ("must_trump", [False, True]),
+        ("open_hands", [False, True]),
+        ("review_tricks", [False, True]),
+        ("last_trick_bonus", [0, 10]),
+        ("maria_de_copas", [0, 5]),
+        ("sweep", ["points", "bandeira", "points_wins_match"]),
+        ("scoring", ["games", "pontos"]),
+    ):
+        if draw(st.booleans()):
+            options[name] = draw(st.sampled_from(values))
+    if variant == "italiana5":
+        options["bid_must_rise"] = draw(st.booleans())
+        options["deal_packets"] = draw(st.sampled_from([1]))
+    else:
+        options["trump_card"] = draw(st.sampled_from(["dealer_last", "dealer_first"]))
+        options["redeal_point_trump"] = draw(st.booleans())
+        options["dummy"] = draw(st.one_of(st.none(), st.integers(0, 5)))
+        if variant == "double8":
+            options["deal_packets"] = draw(st.sampled_from([1, 5, 10]))
+    return Rules.from_dict(options)
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 4))  # whole checked games
+@given(rules=any_table_rules(), seed=st.integers(0, 2**32))
+def test_any_combination_of_options_at_the_larger_tables(rules: Rules, seed: int) -> None:
+    play_table_game(rules, random.Random(seed), infos=0.03)
 
 
 @given(name=st.sampled_from(TABLE_NAMES), seed=st.integers(0, 2**32), plays=st.integers(0, 80))
