@@ -114,7 +114,8 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> 
 
 SHARED_TABLE_BITS = 20
 """The shared cores' tables: 4M entries, 64 MB at most, touched as they fill. Hard full deals
-need two to four times fewer nodes than with the 16 MB of a private default table."""
+need two to four times fewer nodes than with the 16 MB of a private default table (measured
+before the dominance pruning; since it, 1M entries take only about 3% more nodes than 4M)."""
 
 
 def core_for(rules: Rules, backend: str | None = None) -> SearchCore:

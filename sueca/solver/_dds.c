@@ -5,7 +5,10 @@
  * TARGET points from here?", driven MTD(f)-style by solve_value(); a transposition table at
  * trick starts keyed by the hands with the zero-point cards of each suit renumbered (cards that
  * are equivalent once the cards between them are gone); one card of each run of equivalent
- * zero-point cards; move ordering; sure points from the top run of trumps.
+ * zero-point cards; move ordering; sure points from the top run of trumps. Beyond the
+ * reference: fail-soft tests, the leader's quick points, dominated cards left unsearched
+ * (dominated()), a search of its own for the fourth card of a trick, and the last two tricks
+ * played out without the table (docs/solver.md says why each is exact).
  *
  * Cards are ints 0-39 (suit * 10 + rank, ranks low to high 2 3 4 5 6 Q J K 7 A), hands are
  * 64-bit masks, seats 0-3 play in order, team[seat] is 0 or 1. Values are always the card

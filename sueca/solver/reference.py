@@ -26,12 +26,14 @@ How it is fast (the ideas of the bridge double-dummy solvers, adapted to card po
 - **Sure points.** The unbroken run of top trumps that one team holds can never lose a trick,
   so its points bound the value from both sides before any search.
 
-The C core (``_dds.c``) adds three things that change how fast it gets there, not where: its
+The C core (``_dds.c``) adds things that change how fast it gets there, not where: its
 tests are fail-soft (a "yes" returns a lower bound that may exceed the target, a "no" an upper
-bound, which sharpens the table and picks the next target), it bounds trick starts by the
-leader's quick points too (what he can cash at once), and it orders moves more finely (leads
-into the partner's sure trick or ruff, cards that win the trick for sure; docs/solver.md).
-The tests hold both to the same values.
+bound, which sharpens the table and narrows the next test), it bounds trick starts by the
+leader's quick points too (what he can cash at once), it orders moves more finely (leads into
+the partner's sure trick or ruff, cards that win the trick for sure), it does not search
+dominated cards (of a run of one hand's cards in a suit, where the trick's side is settled,
+only the one with the most or the fewest points), and it plays the last two tricks out
+without the table (docs/solver.md). The tests hold both to the same values.
 """
 
 from __future__ import annotations
