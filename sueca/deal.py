@@ -117,7 +117,12 @@ def canonical_copies(deal: Deal) -> Deal:
     """The same deal with the two copies of each card numbered as a record reads them back:
     going round the seats from 0, the first hand holding a face gets its first copy (``c``),
     the next its second (``c + 40``). Which copy is which is invisible at the table; numbering
-    them one way makes a deal written to a record and read back the very same deal."""
+    them one way makes a deal written to a record and read back the very same deal.
+
+    :func:`deal_cards` does *not* number its deals this way: a seat sees its own cards' ids, and
+    with copies numbered by seat order an id says where the other copy is not (seat 5 holding
+    a face's first copy alone knows seats 0 to 4 hold none of it), which the world sampler
+    cannot know. Dealt at random, an id says nothing. Use this to compare deals, not to deal."""
     hands = []
     seen = 0
     for hand in deal.hands:
@@ -177,8 +182,7 @@ def deal_from_deck(rules: Rules, dealer: int, deck: Sequence[Card]) -> Deal:
     hands = tuple(
         sum(map(_BIT.__getitem__, grouped[i:i + size])) for i in range(0, len(grouped), size)
     )
-    deal = Deal(dealer, hands, None if rules.bidding else deck[trump_position])
-    return canonical_copies(deal) if rules.decks > 1 else deal
+    return Deal(dealer, hands, None if rules.bidding else deck[trump_position])
 
 
 def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
@@ -201,7 +205,7 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
             deal = Deal(dealer, hands, trump_card)
             if rules.redeal_point_trump and rules.card_points[trump_card]:
                 continue
-        return canonical_copies(deal) if rules.decks > 1 else deal
+        return deal
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:

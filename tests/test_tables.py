@@ -452,6 +452,28 @@ def test_the_record_names_faces_and_plays_resolve_to_the_copy_held() -> None:
     assert not report["valid"] and "not in seat 2's hand" in report["error"]["reason"]
 
 
+@pytest.mark.parametrize("name", ["double8", "double6"])
+def test_which_copy_a_seat_holds_says_nothing_about_the_other_hands(name: str) -> None:
+    """A seat sees its own cards' ids. Were the copies numbered by seat order, holding a
+    face's first copy alone would tell seat 5 that seats 0 to 4 hold none of it (and the
+    world sampler, which knows nothing of such a rule, would draw impossible worlds): every
+    seat holding one copy of a face must hold either copy about as often."""
+    rules = preset(name)
+    rng = random.Random(f"copies:{name}")
+    first = [0] * rules.players
+    single = [0] * rules.players
+    for _ in range(150):
+        deal = deal_cards(rules, rng.randrange(rules.players), rng)
+        for seat, hand in enumerate(deal.hands):
+            for face in range(DECK_SIZE):
+                ours = hand >> face & 1, hand >> (face + DECK_SIZE) & 1
+                if ours[0] != ours[1]:
+                    single[seat] += 1
+                    first[seat] += ours[0]
+    for seat in range(rules.players):
+        assert abs(first[seat] / single[seat] - 0.5) < 0.08, (seat, first[seat], single[seat])
+
+
 @pytest.mark.parametrize(("points", "in_play", "games"), [
     ((121, 119), 240, (1, 0)),
     ((120, 120), 240, (0, 0)),  # exactly half: a tie
