@@ -177,7 +177,7 @@ def from_json(data: Any) -> GameRecord:
     except (RulesError, TypeError) as error:
         raise RecordFormatError(f"rules: {error}") from None
     players = data.get("players", parsed.players)
-    if players != parsed.players:
+    if type(players) is not int or players != parsed.players:  # 5.0 and true are no count
         raise RecordFormatError(
             f"'players' is {players!r}, but the rules seat {parsed.players} players"
         )

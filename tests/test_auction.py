@@ -20,7 +20,7 @@ from sueca.cards import Card, card_name, card_suit, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
 from sueca.match import Match, MatchOverError
-from sueca.record import GameRecord, check, dumps, loads
+from sueca.record import GameRecord, RecordFormatError, check, dumps, loads
 from sueca.rules import Rules, RulesError, preset
 from sueca.scoring import match_winner, score_contract
 from sueca.state import IllegalMoveError, State
@@ -506,6 +506,14 @@ def test_a_bidding_record_names_bids_and_the_called_card() -> None:
     assert data["players"] == 5
     assert "trump_card" not in deal and len(deal["bids"]) == 5 and "called_card" in deal
     assert check(loads(json.dumps(data)))["valid"]
+
+
+@pytest.mark.parametrize("players", [4, 6, 5.0, True, "5", None])
+def test_a_record_whose_seat_count_is_not_the_rules_is_not_a_record(players: Any) -> None:
+    data = recorded_deal()
+    data["players"] = players
+    with pytest.raises(RecordFormatError, match="'players' is"):
+        loads(json.dumps(data))
 
 
 @pytest.mark.parametrize(("change", "reason"), [
