@@ -258,11 +258,32 @@ static int sure_team(const Solver *S, const Pos *P, int seat, int c) {
     u64 beaters = beaters_of(S, w);
     /* A later card of the winner's side changes nothing; an opponent's card beating the
      * winner's would beat it too (beating is transitive within a trick). */
+    u64 can[4];
+    int beaten = 0;
     for (int k = P->n + 1; k < 4; k++) {
         int o = (P->leader + k) & 3;
-        if (S->team[o] != wteam && (legal_for(S, P->hand[o], led) & beaters)) return -1;
+        can[k] = legal_for(S, P->hand[o], led);
+        if (S->team[o] != wteam && (can[k] & beaters)) beaten = 1;
     }
-    return wteam;
+    if (!beaten) return wteam;
+    /* Or the other side surely takes it: one of its later seats has only cards that beat the
+     * winning card, and no later seat of the winner's side holds anything above the lowest
+     * of them. */
+    u64 led_mask = suit_mask(led);
+    for (int k = P->n + 1; k < 4; k++) {
+        int o = (P->leader + k) & 3;
+        if (S->team[o] == wteam) continue;
+        u64 m = can[k];
+        if ((m & ~led_mask) && (m & ~S->trump_mask)) continue; /* it may throw a card away */
+        int low = __builtin_ctzll(m);
+        if (!beats(S, low, w)) continue;
+        u64 above = beaters_of(S, low);
+        int held = 0;
+        for (int j = P->n + 1; j < 4; j++)
+            if (S->team[(P->leader + j) & 3] == wteam && (can[j] & above)) held = 1;
+        if (!held) return 1 - wteam;
+    }
+    return -1;
 }
 
 /* Which legal cards need no search. A run is cards of one hand and suit with no card of
