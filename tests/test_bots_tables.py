@@ -111,7 +111,6 @@ def test_every_bot_plays_every_table_legally(table: str, spec: str) -> None:
     ) + rules.last_trick_bonus
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("table", sorted(TABLES))
 def test_heuristic_and_random_over_many_deals(table: str) -> None:
     rules = TABLES[table]
