@@ -113,26 +113,31 @@ class Deal:
         return "\n".join(lines)
 
 
-def canonical_copies(deal: Deal) -> Deal:
-    """The same deal with the two copies of each card numbered as a record reads them back:
-    going round the seats from 0, the first hand holding a face gets its first copy (``c``),
-    the next its second (``c + 40``). Which copy is which is invisible at the table; numbering
-    them one way makes a deal written to a record and read back the very same deal.
+def number_copies(deal: Deal) -> Deal:
+    """The same deal with the two copies of each face numbered (``c`` and ``c + 40``) by a coin
+    tossed from the deal's faces alone.
 
-    :func:`deal_cards` does *not* number its deals this way: a seat sees its own cards' ids, and
-    with copies numbered by seat order an id says where the other copy is not (seat 5 holding
-    a face's first copy alone knows seats 0 to 4 hold none of it), which the world sampler
-    cannot know. Dealt at random, an id says nothing. Use this to compare deals, not to deal."""
-    hands = []
-    seen = 0
-    for hand in deal.hands:
-        mask = 0
-        for card in mask_cards(hand):
-            face = card % DECK_SIZE
-            copy = face + DECK_SIZE if seen >> face & 1 else face
-            mask |= 1 << copy
-            seen |= 1 << copy
-        hands.append(mask)
+    A seat sees its own cards' ids, so the ids must say nothing about the other hands: numbered
+    by seat order (the first holder gets ``c``), seat 5 holding a face's first copy alone would
+    know seats 0 to 4 hold none of it. Tossed from a generator seeded with every hand's faces,
+    each copy's number looks like a fair coin to any seat (which cannot see the seed), and the
+    numbering depends on the faces only — so a deal written to a record (which names faces) and
+    read back is the very same deal, ids and all. :func:`deal_cards` and record readers both
+    number copies this way."""
+    n = len(deal.hands)
+    faces = [[card % DECK_SIZE for card in mask_cards(hand)] for hand in deal.hands]
+    coin = random.Random(f"sueca copies {deal.dealer}: " + " | ".join(
+        " ".join(map(str, sorted(seat_faces))) for seat_faces in faces
+    ))
+    holders: list[list[int]] = [[] for _ in range(DECK_SIZE)]
+    for seat in range(n):
+        for face in faces[seat]:
+            holders[face].append(seat)
+    hands = [0] * n
+    for face, seats in enumerate(holders):
+        copies = (face, face + DECK_SIZE) if coin.random() < 0.5 else (face + DECK_SIZE, face)
+        for seat, copy in zip(seats, copies, strict=False):
+            hands[seat] |= 1 << copy
     trump = deal.trump_card
     if trump is not None:
         trump = held_copy(hands[deal.dealer], trump)
@@ -182,7 +187,8 @@ def deal_from_deck(rules: Rules, dealer: int, deck: Sequence[Card]) -> Deal:
     hands = tuple(
         sum(map(_BIT.__getitem__, grouped[i:i + size])) for i in range(0, len(grouped), size)
     )
-    return Deal(dealer, hands, None if rules.bidding else deck[trump_position])
+    deal = Deal(dealer, hands, None if rules.bidding else deck[trump_position])
+    return number_copies(deal) if rules.decks > 1 else deal
 
 
 def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
@@ -205,7 +211,7 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
             deal = Deal(dealer, hands, trump_card)
             if rules.redeal_point_trump and rules.card_points[trump_card]:
                 continue
-        return deal
+        return number_copies(deal) if rules.decks > 1 else deal
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:

@@ -35,7 +35,7 @@ from sueca.cards import (
     held_copy,
     parse_card,
 )
-from sueca.deal import Deal, DealError
+from sueca.deal import Deal, DealError, number_copies
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.match import Match
 from sueca.rules import Rules, RulesError
@@ -97,7 +97,8 @@ class DealRecord:
                 dealt |= 1 << card
             masks.append(mask)
         if self.trump_card is None:
-            return Deal(self.dealer, tuple(masks), None)
+            deal = Deal(self.dealer, tuple(masks), None)
+            return number_copies(deal) if decks == 2 else deal
         if not isinstance(self.trump_card, str):
             raise DealError("trump_card must be a card")
         try:
@@ -106,7 +107,8 @@ class DealRecord:
             raise DealError(f"trump_card: {error}") from None
         if self.dealer in range(len(masks)):
             trump = held_copy(masks[self.dealer], trump)
-        return Deal(self.dealer, tuple(masks), trump)
+        deal = Deal(self.dealer, tuple(masks), trump)
+        return number_copies(deal) if decks == 2 else deal
 
     @classmethod
     def from_state(cls, state: State) -> DealRecord:

@@ -210,8 +210,8 @@ def test_larger_tables_deal_the_documented_deck(name: str) -> None:
         deal = deal_cards(rules, dealer, random.Random(seed))
         assert deal == deal_from_deck(rules, dealer, deck)
         deal.validate(rules)
-        # Faces, not ids: with two decks the copies are renumbered canonically
-        # (deal.canonical_copies), so only the faces at each position are the deal's.
+        # Faces, not ids: with two decks the copies are numbered by a coin
+        # (deal.number_copies), so only the faces at each position are the deal's.
         def faces(mask: int) -> list[int]:
             return sorted(card % 40 for card in mask_cards(mask))
 
@@ -239,7 +239,7 @@ def test_double6_shuffles_are_uniform_with_the_set_aside_pile() -> None:
     rules = preset("double6")
     rng = random.Random("uniform double6")
     deals = 1500
-    # By face: the copies are numbered canonically (deal.canonical_copies), two of each face.
+    # By face: the copies are numbered by deal.number_copies, two of each face.
     counts = [[0] * 7 for _ in range(40)]
     turned = [0] * 40
     for _ in range(deals):

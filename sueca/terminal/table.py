@@ -50,10 +50,9 @@ from sueca.cards import (
     parse_card,
     suit_cards_high_to_low,
 )
-from sueca.deal import deal_cards
 from sueca.infostate import InformationState, common_knowledge
 from sueca.match import Match
-from sueca.record import DealRecord, GameRecord, RecordFormatError, dumps, read, replay
+from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
 from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
 from sueca.scoring import HandResult
 from sueca.state import (
@@ -585,13 +584,9 @@ class Table:
 
     def start_deal(self) -> None:
         rng = random.Random(f"{self.setup.seed}:deal:{len(self.match.results)}")
-        deal = deal_cards(self.rules, self.match.dealer, rng)
-        if self.rules.decks > 1:
-            # A record names faces, not copies, and reading one gives a card's first copy to
-            # the first seat that holds it: deal the copies that way now, so that a resumed
-            # match holds the very cards (ids and all) that the unbroken one would have.
-            deal = DealRecord.from_state(State(self.rules, deal)).to_deal(self.rules.decks)
-        state = self.match.start_deal(deal)
+        # Two decks: deal.number_copies numbers the copies from the faces alone, so a resumed
+        # match (read back from its record) holds the very card ids of the unbroken one.
+        state = self.match.new_deal(rng)
         self.states.append(state)
         self.save()
         deal = state.deal
