@@ -341,7 +341,7 @@ def small_positions(rules: Rules, rng: random.Random, count: int, lo: int = 6,
     """Positions of random games, near their end, whose seat has ``lo`` to ``hi`` worlds
     to choose among, those with voids first."""
     found: list[tuple[State, InformationState]] = []
-    for _ in range(400):
+    for _ in range(300 + 100 * count):
         state = State(rules, deal_cards(rules, rng.randrange(rules.players), rng))
         play_auction(state, rng)
         end = rules.cards_in_play - rng.randrange(1, 2 * rules.players)
