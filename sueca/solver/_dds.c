@@ -432,11 +432,13 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
             score = 100 + p - r;
         } else if (beaters >> c & 1) {
             /* A card that wins the trick whatever the opponents still to play do: the one
-             * with the most points; else the cheapest card that wins for now. */
+             * with the most points (but the cheapest trump, when ruffing); else the cheapest
+             * card that wins for now. */
             if (last)
                 score = 200 + p;
             else if (!(opp_can & beaters_of(S, c)))
-                score = 200 + p - r;
+                score = s == S->trump && suit_of(P->cards[0]) != S->trump ? 200 - 2 * p - r
+                                                                          : 200 + p - r;
             else
                 score = 150 - r - (s == S->trump ? 10 : 0);
         } else {
