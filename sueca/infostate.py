@@ -92,7 +92,7 @@ class InformationState:
                 known[controller] = state.hands[controller]
             elif state.plays:
                 known[dummy] = state.hands[dummy]  # face up after the opening lead
-        turned = deal.trump_card
+        turned = state.turned_card
         if turned is not None and state.trump_card_held():
             known[deal.dealer] |= 1 << turned
         teams = cls._known_teams(state, seat)
@@ -118,7 +118,7 @@ class InformationState:
             rules=rules,
             seat=seat,
             dealer=deal.dealer,
-            trump_card=deal.trump_card,
+            trump_card=state.turned_card,
             hand=state.hands[seat],
             to_play=state.to_play,
             leader=state.leader,

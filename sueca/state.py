@@ -195,14 +195,23 @@ class State:
         "teams",
         "to_play",
         "trick_start",
+        "turned_card",
         "trick_winners",
         "tricks_total",
         "trump",
     )
 
+    def __new__(cls, rules: Rules, deal: Deal) -> State:
+        # Two decks need the copies of a card kept anonymous as they are played (see
+        # _TwoDeckState); one deck pays nothing for it.
+        if cls is State and rules.decks > 1:
+            cls = _TwoDeckState
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules, deal: Deal) -> None:
         self.rules = rules
         self.deal = deal
+        self.turned_card = deal.trump_card  # which copy it is may change with two decks
         self.players = rules.players
         self.hands = list(deal.hands)
         self.plays: list[Card] = []
@@ -576,7 +585,7 @@ class State:
 
     def trump_card_held(self) -> bool:
         """Whether the turned trump card is still face up in the dealer's hand."""
-        card = self.deal.trump_card
+        card = self.turned_card
         return card is not None and bool(self.hands[self.deal.dealer] >> card & 1)
 
     def played_mask(self) -> CardMask:
@@ -602,8 +611,8 @@ class State:
         return InformationState.of(self, seat)
 
     def copy(self) -> State:
-        other = State.__new__(State)
-        for name in State.__slots__:
+        other = object.__new__(type(self))
+        for name in _slots_of(type(self)):
             value = getattr(self, name)
             setattr(other, name, value.copy() if isinstance(value, list) else value)
         return other
@@ -614,3 +623,65 @@ class State:
             f"trick [{format_cards(self.trick)}], points {self.team_points()}>"
         )
 
+
+class _TwoDeckState(State):
+    """A deal with two decks, whose two copies of a card stay anonymous as they are played.
+
+    Which copy a player holds is a coin toss (:func:`sueca.deal.number_copies`), but which copy
+    he *plays* would tell the table something: a player who always plays his first-deck copy
+    first shows, by playing a second-deck one, that he holds no other. So plays are numbered by
+    play order: the first copy of a face played is always ``c`` and the second ``c + 40``. When
+    a player plays ``c + 40`` while ``c`` is unplayed, the two ids are exchanged wherever they
+    are (his hand, another hand, the set-aside pile, the turned card) before the card goes to
+    the trick; :meth:`pop` exchanges them back. Identical cards are identical in play, so only
+    the numbering changes, and every information state shows plays in that anonymous order.
+    """
+
+    __slots__ = ("_swapped",)
+
+    def __init__(self, rules: Rules, deal: Deal) -> None:
+        super().__init__(rules, deal)
+        self._swapped: list[int] = []  # the play indexes at which the copies were exchanged
+
+    def _exchange(self, face: Card) -> None:
+        low = _BIT[face]
+        both = low | _BIT[face + DECK_SIZE]
+        hands = self.hands
+        for seat, hand in enumerate(hands):
+            held = hand & both
+            if held and held != both:
+                hands[seat] = hand ^ both
+        turned = self.turned_card
+        if turned is not None and turned % DECK_SIZE == face:
+            self.turned_card = turned ^ face ^ (face + DECK_SIZE)
+
+    def push(self, card: Card) -> None:
+        face = card - DECK_SIZE
+        if (
+            0 <= face < DECK_SIZE
+            and not self._auction
+            and self.hands[self.to_play] >> card & 1
+            and not self.played_mask() >> face & 1
+        ):
+            self._exchange(face)
+            try:
+                super().push(face)
+            except IllegalMoveError:
+                self._exchange(face)
+                raise
+            self._swapped.append(len(self.plays) - 1)
+            return
+        super().push(card)
+
+    def pop(self) -> Card:
+        card = super().pop()
+        swapped = self._swapped
+        if swapped and swapped[-1] == len(self.plays):
+            swapped.pop()
+            self._exchange(card)
+            return card + DECK_SIZE
+        return card
+
+
+def _slots_of(cls: type) -> tuple[str, ...]:
+    return tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))

@@ -72,10 +72,11 @@ def check_cards_accounted(state: State) -> None:
     played = cards_mask(state.plays)
     assert len(state.plays) == played.bit_count(), "a card played twice"
     assert union & played == 0
-    aside = state.deal.set_aside(rules)
+    # The pile as it lies now: with two decks a play may renumber its copy (_TwoDeckState).
+    aside = ((1 << rules.deck_size) - 1) & ~(union | played)
     assert aside.bit_count() == rules.set_aside
-    assert aside & (union | played) == 0
-    assert union | played | aside == (1 << rules.deck_size) - 1
+    assert sorted(c % 40 for c in mask_cards(aside)) == sorted(
+        c % 40 for c in mask_cards(state.deal.set_aside(rules)))
     assert len(state.trick) == len(state.plays) % rules.players
 
 
@@ -106,8 +107,10 @@ def check_finished(state: State) -> None:
     dealt = 0
     for hand in state.deal.hands:
         dealt |= hand
-    assert sorted(state.plays) == list(mask_cards(dealt))
-    hands = [set(mask_cards(h)) for h in state.deal.hands]
+    # Faces: with two decks the plays number the copies in play order (_TwoDeckState), not as
+    # dealt; one deck's ids are faces already.
+    assert sorted(c % 40 for c in state.plays) == sorted(c % 40 for c in mask_cards(dealt))
+    hands = [[c % 40 for c in mask_cards(h)] for h in state.deal.hands]
     leader = state.first_leader
     seat_points = [0] * n
     tricks = state.tricks()
@@ -117,9 +120,9 @@ def check_finished(state: State) -> None:
         assert list(trick.cards) == cards and len(cards) == n and trick.leader == leader
         for position, card in enumerate(cards):
             seat = (leader + position) % n
-            assert card in ref_legal(sorted(hands[seat]), cards[:position], trump,
-                                     rules.must_trump)
-            hands[seat].remove(card)
+            faces = [c % 40 for c in cards[:position]]
+            assert card % 40 in ref_legal(sorted(hands[seat]), faces, trump, rules.must_trump)
+            hands[seat].remove(card % 40)
         winner = ref_trick_winner(cards, leader, trump, n)
         assert trick.winner == winner
         points = sum(ref_points(c, rules) for c in cards)
@@ -186,8 +189,9 @@ def check_record(state: State) -> None:
             replayed.bid(bid)
         if state.contract is not None:
             replayed.call(state.contract.called_card)
-        for card in state.plays:
-            replayed.push(card)
+        for card in state.plays:  # by face, as a record replays: the copy the player holds
+            replayed.push(held_copy(replayed.hands[replayed.to_play], card))
+        assert replayed.plays == state.plays
         result = match.finish_deal(replayed)
         assert deal["game_points"] == list(result.game_points)
         assert report["match"]["score"] == match.score
@@ -228,11 +232,16 @@ def play_table_game(rules: Rules, rng: random.Random, infos: float = 0.1) -> Sta
     # pop back to the start, through every trick boundary and the last trick, then redo.
     finished = snapshot(state)
     plays = list(state.plays)
+    taken_back = []
     for index in range(len(plays) - 1, -1, -1):
-        assert state.pop() == plays[index]
+        # pop gives the card as its player held it: with two decks the copy may differ from
+        # the play's anonymous number, and pushing it again redoes the very same play.
+        card = state.pop()
+        assert card % 40 == plays[index] % 40
+        taken_back.append(card)
         assert snapshot(state) == history[index]
     assert snapshot(state) == start
-    for card in plays:
+    for card in reversed(taken_back):
         state.push(card)
     assert snapshot(state) == finished
     return state
@@ -389,7 +398,8 @@ def test_of_two_identical_winning_cards_the_first_played_wins(swap: bool) -> Non
     assert state.to_play == 0
     play_trick(state, {0: "AS", 2: "AS"})
     assert state.trick_winners == [0], "the first AS played keeps the trick"
-    assert state.tricks()[0].cards[0] == (ace + DECK_SIZE if swap else parse_card("AS"))
+    # Plays number the copies in play order, whichever copy was dealt to whom.
+    assert state.tricks()[0].cards[0] == ace
 
 
 @pytest.mark.parametrize("swap", [False, True])
