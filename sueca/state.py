@@ -195,10 +195,10 @@ class State:
         "teams",
         "to_play",
         "trick_start",
-        "turned_card",
         "trick_winners",
         "tricks_total",
         "trump",
+        "turned_card",
     )
 
     def __new__(cls, rules: Rules, deal: Deal) -> State:
