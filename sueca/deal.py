@@ -198,6 +198,8 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> Deal:
     :class:`_Shuffle`) equally likely, exactly as from a shuffled deck dealt by the rules' order
     and packets: :func:`shuffled_deck` and :func:`deal_from_deck` give the same deal.
     """
+    if type(dealer) is not int or not 0 <= dealer < rules.players:
+        raise DealError(f"dealer {dealer!r} is not a seat of a {rules.players}-seat table")
     shuffle = _shuffle_plan(rules, dealer)
     while True:
         where = shuffle.positions(rng)

@@ -284,3 +284,9 @@ def test_double6_any_two_cards_may_be_the_set_aside_pile() -> None:
     other = Deal(deal.dealer, tuple(hands), deal.trump_card)
     other.validate(rules)
     assert other.set_aside(rules) == deal.set_aside(rules) ^ (low | 1 << spare)
+
+
+@pytest.mark.parametrize("dealer", [4, -1, True, 1.0])
+def test_dealing_from_a_seat_that_is_not_at_the_table_is_refused_by_name(dealer: Any) -> None:
+    with pytest.raises(DealError, match="is not a seat of a 4-seat table"):
+        deal_cards(STANDARD, dealer, random.Random(1))
