@@ -358,6 +358,7 @@ TableOption = Annotated[
 
 @app.command()
 def play(
+    ctx: typer.Context,
     rules: TableOption = "standard",
     set_: SetOption = None,
     humans: Annotated[str, typer.Option(help="Human seats, e.g. 0,2 for hot-seat on one "
@@ -392,6 +393,18 @@ def play(
     from sueca.terminal.commands import play as play_table
     from sueca.terminal.table import SetupError
 
+    if resume:
+        # A resumed match goes on with its record's table, seats and seed: an option that
+        # would change them is refused rather than silently ignored.
+        fixed = {"rules": "--variant/--rules", "set_": "--set", "humans": "--humans",
+                 "bots": "--bots", "players": "--players", "seed": "--seed",
+                 "open_hands": "--open"}
+        for name, flag in fixed.items():
+            source = ctx.get_parameter_source(name)
+            if source is not None and source.name != "DEFAULT":
+                raise fail(f"{flag} cannot change a resumed match: it goes on with the table, "
+                           "seats and seed of its record (--lang, --hints, --fast, --plain "
+                           "and --save may be given)")
     options = PlayOptions(
         rules=build_rules(rules, set_), humans=humans, bots=bots,
         players=players, seed=seed, lang=lang, save=save, resume=resume,

@@ -84,6 +84,9 @@ def test_quit_then_resume_from_the_data_directory(home: Path) -> None:
     [path] = saved_matches(home)
     assert check(read(str(path)))["deals"][-1]["finished"] is False
 
+    code, out = invoke(home, ["play", "--resume", "--fast", "--bots", "random"])
+    assert code == 2
+    assert "--bots cannot change a resumed match" in " ".join(out.split())
     code, out = invoke(home, ["play", "--resume", "--fast", "--lang", "en"])
     assert code == 0, out
     assert f"Resuming the match in {path}" in out
