@@ -257,7 +257,8 @@ class Rules:
 
     @property
     def total_points(self) -> int:
-        """Every point in play in one hand: the cards, the bonuses."""
+        """Every point of the decks and the bonuses. Where cards are set aside unseen (the
+        six-player table) the points in play are fewer: the sum of what the sides take."""
         return sum(self._points) + self.last_trick_bonus
 
     def team_of(self, seat: int) -> int:
