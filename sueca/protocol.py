@@ -60,6 +60,7 @@ from sueca.auction import PASS, bid_error, bidding_order, call_error, high_bidde
 from sueca.bots.base import Bot
 from sueca.cards import (
     DECK_SIZE,
+    FULL_DECK,
     SUIT_LETTERS,
     Card,
     CardMask,
@@ -126,11 +127,21 @@ def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
 # ---- the referee's side: what one seat is told --------------------------------------------
 
 
+def _faces_held(mask: CardMask) -> tuple[CardMask, CardMask]:
+    """A hand as the faces it names: the faces it holds, and those it holds twice (two decks).
+    Unlike the mask itself this does not change when a two-deck state renumbers copies."""
+    low = mask & FULL_DECK
+    high = mask >> DECK_SIZE
+    return low | high, low & high
+
+
 @dataclass
 class _DealSent:
     """How far one deal has been told to the seat."""
 
-    key: tuple[int, Card | None, CardMask]  # dealer, turned card, the seat's hand as dealt
+    # Dealer, turned card's face, the seat's hand as dealt (as faces: with two decks the
+    # state renumbers a face's copies when the first one is played, see _renumber).
+    key: tuple[int, Card | None, tuple[CardMask, CardMask]]
     told: list[CardMask]  # per seat, the cards of its hand the seat has been told of
     bids: int = 0
     contract: bool = False
@@ -189,7 +200,8 @@ class SeatFeed:
         for seat, card in zip(seats, info.plays, strict=True):
             if seat == info.seat:
                 dealt |= 1 << card
-        key = (info.dealer, info.trump_card, dealt)
+        turned_face = None if info.trump_card is None else card_face(info.trump_card)
+        key = (info.dealer, turned_face, _faces_held(dealt))
         sent = self._deal
         if sent is None or sent.key != key or sent.plays > len(info.plays) or (
             sent.bids > len(info.bids)
@@ -216,6 +228,9 @@ class SeatFeed:
             sent.contract = True
         for index in range(sent.plays, len(info.plays)):
             card = info.plays[index]
+            if rules.decks > 1 and card < DECK_SIZE:
+                _renumber(sent.told, seats[index], card, info.dealer, info.trump_card,
+                          card == info.trump_card)
             played: dict[str, Any] = {"type": "played", "seat": seats[index],
                                       "card": card_name(card)}
             if rules.decks > 1 and card == info.trump_card:
@@ -248,6 +263,33 @@ class SeatFeed:
         out.append(end)
         self._deal = None
         return out
+
+
+def _renumber(told: list[CardMask], player: int, card: Card, dealer: int,
+              turned: Card | None, is_turned: bool) -> None:
+    """Follow in ``told`` the renumbering a two-deck state (``sueca.state._TwoDeckState``)
+    does at the first play of a face, ``card`` (< 40): the first copy of a face played is
+    always ``card``, the other copy from then on ``card + 40``, wherever it is. ``is_turned``:
+    the card played is the turned card itself.
+
+    A seat other than the player told of one copy of the face, as ``card``, holds it still:
+    it is ``card + 40`` now. The player told of one copy (the turned card, or his whole hand
+    holding one copy) played it, so it is ``card``, unless it is the turned card and he
+    played its twin: the turned card then stays in his hand as ``card + 40``. A seat told of
+    both copies is told of both still."""
+    low, high = 1 << card, 1 << (card + DECK_SIZE)
+    both = low | high
+    for seat, mask in enumerate(told):
+        held = mask & both
+        if not held or held == both:
+            continue
+        if seat != player:
+            if held == low:
+                told[seat] = mask ^ both
+            continue
+        kept = seat == dealer and turned is not None and card_face(turned) == card and (
+            not is_turned)
+        told[seat] = (mask & ~both) | (high if kept else low)
 
 
 class ExternalBot(Bot):
@@ -569,9 +611,14 @@ class SeatTracker:
     sizes follow from the cards played; at a bidding table the sides follow from who is seen
     to hold or play the called card.
 
-    With two decks the messages name faces, so the tracker numbers the copies itself (a hand's
-    first copy of a face is the first deck's): its information state matches the referee's up
-    to which copy of a card is which, which no rule of play can tell apart.
+    With two decks the messages name faces. The stand-in is a two-deck state like the
+    referee's, which numbers the copies of a face by play order (the first played is ``c``,
+    the other from then on ``c + 40``, wherever it is), so the tracker may push any copy it
+    knows the seat to hold, or put a free one in an unknown hand and push that: its plays are
+    the referee's ids exactly, and so is every copy left of a face once one is played. Only a
+    face nobody has played keeps ids the tracker cannot know, the deal's coin toss
+    (:func:`sueca.deal.number_copies`), the seat's own cards included (``deal`` names faces);
+    no rule of play tells those copies apart.
     """
 
     def __init__(self, rules: Rules, seat: int, dealer: int, hand: CardMask,
@@ -676,14 +723,19 @@ class SeatTracker:
         return [c for c in copies(face, self.rules) if not taken >> c & 1]
 
     def _copy_played(self, seat: int, face: Card, turned: bool) -> Card:
-        """Which copy of ``face`` the seat played: the turned card if the message says so; a
-        copy known in its hand that is not the turned card; else, for another seat whose hand
-        is not all known, a copy that nobody is known to hold; else the turned card."""
+        """The copy of ``face`` to push for the seat's card: the turned card if the message
+        says so; else a copy known in its hand that is not the turned card; else, for a seat
+        whose hand is not all known, a copy nobody is known to hold (:meth:`played` puts it
+        in the hand); else the turned card (one deck never says ``turned``).
+
+        With two decks any copy will do: the stand-in numbers plays as the referee's state
+        does (the first copy of a face played is ``face``, the second ``face + 40``, the
+        other copy renumbered to match), so its plays, and the numbers of the copies left
+        of a face once one is played, are the referee's."""
         state = self.state
         name = card_name(face)
-        trump = state.deal.trump_card
         dealer = state.deal.dealer
-        turned_held = trump if trump is not None and state.hands[dealer] >> trump & 1 else None
+        turned_held = state.turned_card if state.trump_card_held() else None
         hand = state.hands[seat]
         if turned:
             if turned_held is None or seat != dealer or card_face(turned_held) != face:
