@@ -208,6 +208,22 @@ def check_tracker(table: str, deals: int, seed: str) -> None:
             assert listener.messages[-1]["type"] == "deal_end"
         for seat, listener in enumerate(eager):
             assert_same(listener.sync(state), state.information_state(seat), f"{table} end")
+        for listener in eager + lazy:
+            assert_told_once(listener.messages, deal)
+
+
+def assert_told_once(messages: Sequence[dict[str, Any]], deal: Deal) -> None:
+    """One ``deal`` message for the deal (a second one mid-deal would restart the bot's
+    tracker), and no card of a hand shown twice: with two decks the state renumbers copies
+    as they are played, which must not look like news to the feed."""
+    assert sum(m["type"] == "deal" for m in messages) == 1
+    shown: list[list[int]] = [[] for _ in deal.hands]
+    for m in messages:
+        if m["type"] == "shown":
+            shown[m["seat"]].extend(parse_card(c) for c in m["cards"])
+    for seat, faces in enumerate(shown):
+        dealt = [card_face(c) for c in mask_cards(deal.hands[seat])]
+        assert all(faces.count(f) <= dealt.count(f) for f in faces), f"seat {seat} shown twice"
 
 
 @pytest.mark.parametrize("open_hands", [False, True])
@@ -236,6 +252,7 @@ def test_the_turned_card_and_its_twin_stay_apart(first: str, open_hands: bool) -
         state.push(mine[0] if mine else rng.choice(legal))
     for seat, listener in enumerate(listeners):
         assert_same(listener.sync(state), state.information_state(seat), f"end, seat {seat}")
+        assert_told_once(listener.messages, deal)
     flags = [m.get("turned", False) for m in listeners[1].messages
              if m["type"] == "played" and m["seat"] == deal.dealer
              and parse_card(m["card"]) == card_face(turned)]
