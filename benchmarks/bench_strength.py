@@ -11,38 +11,11 @@ BENCHMARKS.md. Keep the budgets small on a shared machine: every figure names it
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
-import time
+
+from bench_tables import time_per_move  # one timing loop for every table
 
 from sueca.arena.tournament import run_arena
-from sueca.bots import make_bot
-from sueca.deal import deal_cards
 from sueca.rules import STANDARD
-from sueca.state import State
-
-
-def time_per_move(spec: str, positions: int = 40, seed: int = 0) -> float:
-    """Median seconds per decision of ``spec`` over positions of random deals (forced moves
-    left out: they cost nothing)."""
-    rng = random.Random(seed)
-    bot = make_bot(spec, seed=seed)
-    timings = []
-    try:
-        while len(timings) < positions:
-            state = State(STANDARD, deal_cards(STANDARD, rng.randrange(4), rng))
-            for _ in range(rng.randrange(36)):
-                state.push(rng.choice(state.legal_moves()))
-            info = state.information_state(state.to_play)
-            if len(info.legal_moves()) < 2:
-                continue
-            bot.new_match(STANDARD, state.to_play)
-            start = time.perf_counter()
-            bot.choose(info)
-            timings.append(time.perf_counter() - start)
-    finally:
-        bot.close()
-    return statistics.median(timings)
 
 
 def main() -> None:
@@ -55,7 +28,8 @@ def main() -> None:
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",")]
     for spec in bots:
-        print(f"{spec}: median {1000 * time_per_move(spec, args.positions):.2f} ms per move",
+        print(f"{spec}: median {1000 * time_per_move(STANDARD, spec, args.positions):.2f} ms "
+              "per move",
               flush=True)
     result = run_arena(STANDARD, bots, args.deals, args.seed, args.workers)
     print(result)

@@ -172,15 +172,9 @@ def seat_cell(view: TableView, seat: int, lang: Language) -> RenderableType:
     role = role_text(view, seat, lang)
     if role:
         lines.append(Text(role, style="dim"))
-    status = []
-    if info.dealer == seat:
-        status.append(lang.text("dealer"))
-    if info.trick and info.leader == seat:
-        status.append(lang.text("leads"))
-    if info.to_play == seat and info.trick_number < info.rules.hand_size:
-        status.append(lang.text("to_play"))
+    status = seat_status(view, seat, lang)
     if status:
-        lines.append(Text(" · ".join(status), style="italic"))
+        lines.append(Text(status, style="italic"))
     turned = turned_card(info)
     if info.dealer == seat and turned is not None:
         trump = Text(f"{lang.text('trump')} ")
