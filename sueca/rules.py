@@ -135,6 +135,15 @@ class Rules:
                 raise RulesError("rules option 'teams' must be empty when 'bidding' is on")
             if self.dummy is not None:
                 raise RulesError("a bidding table has no dummy")
+            # Its score is the contract's (bid_scores); the partnership game's scoring options
+            # would mean nothing there, so they are refused rather than ignored.
+            for name, plain in (("scoring", "games"), ("sweep", "points"), ("rolha", False),
+                                ("tie_carry", False)):
+                if getattr(self, name) != plain:
+                    raise RulesError(
+                        f"rules option {name!r} does not apply at a bidding table (its score "
+                        "is the contract's: bid_scores)"
+                    )
             if self.decks != 1:
                 # Two copies of the called card would make two partners, and a player seeing
                 # either copy played could not tell which: the auction needs one deck.

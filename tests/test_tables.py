@@ -281,6 +281,8 @@ def any_table_rules(draw: st.DrawFn) -> Rules:
         ("sweep", ["points", "bandeira", "points_wins_match"]),
         ("scoring", ["games", "pontos"]),
     ):
+        if variant == "italiana5" and name in ("sweep", "scoring"):
+            continue  # the contract scores a bidding table: those options are refused there
         if draw(st.booleans()):
             options[name] = draw(st.sampled_from(values))
     if variant == "italiana5":
