@@ -340,6 +340,10 @@ static u64 dominated(const Solver *S, const Pos *P, int seat, u64 legal, u64 liv
 /* The legal cards of the seat to move, less the dominated ones (above), best first. */
 static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10]) {
     u64 legal = legal_mask(S, P, seat);
+    if (!(legal & (legal - 1))) { /* one legal card: nothing to order or prune */
+        out[0] = __builtin_ctzll(legal);
+        return 1;
+    }
     u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
     u64 live = all;
     for (int i = 0; i < P->n; i++) live |= 1ULL << P->cards[i];
@@ -653,38 +657,58 @@ static int last_trick(const Solver *S, const u64 h[4], int leader) {
     return S->team[win_seat] == 0 ? pts + S->bonus : 0;
 }
 
+/* One step of the null-window minimax below: v improves the bound of a seat that maximizes
+ * (or minimizes); nonzero when it settles the test there (a cut-off). */
+static inline int improve(int *bound, int v, int maximizing, int target) {
+    if (maximizing ? v > *bound : v < *bound) {
+        *bound = v;
+        return (v >= target) == maximizing;
+    }
+    return 0;
+}
+
 /* The exact value of the last two tricks by plain minimax (16 lines at most): cheaper than a
- * probe of the table, and it keeps those small positions out of it. */
-static int two_tricks(const Solver *S, u64 h[4], int leader, int n, int led, int win_seat,
-                      int win_card, int pts, int target) {
-    if (n == 4) {
-        int won = S->team[win_seat] == 0 ? pts : 0;
-        return won + last_trick(S, h, win_seat);
-    }
-    int seat = (leader + n) & 3;
-    u64 legal = h[seat];
-    if (n) {
-        u64 follow = legal & suit_mask(led);
-        if (follow) legal = follow;
-        else if (S->must_trump && (legal & S->trump_mask)) legal &= S->trump_mask;
-    }
-    int maximizing = S->team[seat] == 0, bound = maximizing ? -1 : 1 << 30;
-    for (u64 m = legal; m; m &= m - 1) {
-        int c = __builtin_ctzll(m), v;
-        h[seat] ^= 1ULL << c;
-        if (n == 0)
-            v = two_tricks(S, h, leader, 1, suit_of(c), seat, c, S->points[c], target);
-        else if (beats(S, c, win_card))
-            v = two_tricks(S, h, leader, n + 1, led, seat, c, pts + S->points[c], target);
-        else
-            v = two_tricks(S, h, leader, n + 1, led, win_seat, win_card, pts + S->points[c], target);
-        h[seat] ^= 1ULL << c;
-        if (maximizing ? v > bound : v < bound) {
-            bound = v;
-            if ((v >= target) == maximizing) break;
+ * probe of the table, and it keeps those small positions out of it. Written as four nested
+ * loops, one a seat, each hand holding two cards: after the first trick each holds one, and
+ * last_trick plays it. Fail-soft like search(). */
+static int two_tricks(const Solver *S, const u64 h[4], int leader, int target) {
+    int s0 = leader, s1 = (leader + 1) & 3, s2 = (leader + 2) & 3, s3 = (leader + 3) & 3;
+    int x0 = S->team[s0] == 0, x1 = S->team[s1] == 0, x2 = S->team[s2] == 0,
+        x3 = S->team[s3] == 0;
+    int b0 = x0 ? -1 : 1 << 30;
+    for (u64 m0 = h[s0]; m0; m0 &= m0 - 1) {
+        int c0 = __builtin_ctzll(m0), led = suit_of(c0);
+        int b1 = x1 ? -1 : 1 << 30;
+        for (u64 m1 = legal_for(S, h[s1], led); m1; m1 &= m1 - 1) {
+            int c1 = __builtin_ctzll(m1);
+            int w1 = beats(S, c1, c0), wc1 = w1 ? c1 : c0;
+            int b2 = x2 ? -1 : 1 << 30;
+            for (u64 m2 = legal_for(S, h[s2], led); m2; m2 &= m2 - 1) {
+                int c2 = __builtin_ctzll(m2);
+                int w2 = w1, wc2 = wc1;
+                if (beats(S, c2, wc1)) { w2 = 2; wc2 = c2; }
+                int b3 = x3 ? -1 : 1 << 30;
+                int pts3 = S->points[c0] + S->points[c1] + S->points[c2];
+                for (u64 m3 = legal_for(S, h[s3], led); m3; m3 &= m3 - 1) {
+                    int c3 = __builtin_ctzll(m3);
+                    int w = beats(S, c3, wc2) ? 3 : w2;
+                    int winner = (leader + w) & 3;
+                    u64 rest[4];
+                    rest[s0] = h[s0] ^ (1ULL << c0);
+                    rest[s1] = h[s1] ^ (1ULL << c1);
+                    rest[s2] = h[s2] ^ (1ULL << c2);
+                    rest[s3] = h[s3] ^ (1ULL << c3);
+                    int v = (S->team[winner] == 0 ? pts3 + S->points[c3] : 0) +
+                            last_trick(S, rest, winner);
+                    if (improve(&b3, v, x3, target)) break;
+                }
+                if (improve(&b2, b3, x2, target)) break;
+            }
+            if (improve(&b1, b2, x1, target)) break;
         }
+        if (improve(&b0, b1, x0, target)) break;
     }
-    return bound;
+    return b0;
 }
 
 /* The same question at the start of a trick, where the transposition table and bounds live.
@@ -699,7 +723,7 @@ static int trick_start(Solver *S, Pos *P, int target) {
     if (size <= 2) { /* the last trick plays itself; the last two are cheaper to play out */
         S->nodes++;
         if (size == 1) return last_trick(S, P->hand, P->leader);
-        return two_tricks(S, P->hand, P->leader, 0, 0, 0, 0, 0, target);
+        return two_tricks(S, P->hand, P->leader, target);
     }
     /* The table's bucket is fetched from memory while the bounds below are computed. */
     u64 canon[4], key[3], check;
