@@ -127,3 +127,62 @@ def test_a_bot_asked_out_of_turn_says_so(name: str) -> None:
     not_to_play = (state.to_play + 1) % 4
     with pytest.raises(ValueError, match="has no card to play now"):
         make_bot(name, seed=1).choose(state.information_state(not_to_play))
+
+
+class Cheater(Bot):
+    """Plays a card it does not hold, bids 50 and calls a card that is not one; or raises."""
+
+    name = "cheater"
+
+    def __init__(self, seed: int | None = None, explode: bool = False) -> None:
+        super().__init__(seed)
+        self.explode = explode
+
+    def choose(self, info: InformationState) -> Card:
+        if self.explode:
+            raise RuntimeError("boom")
+        return next(c for c in range(40) if c not in info.legal_moves())
+
+    def bid(self, info: InformationState) -> int:
+        return 50
+
+    def call(self, info: InformationState) -> Card:
+        return 99
+
+
+def test_one_policy_for_a_bots_illegal_answer(caplog: pytest.LogCaptureFixture) -> None:
+    """Strict (the arena): the bot is named with the reason. Lenient (a table with people):
+    the plain answer instead — a pass, the plain call, the first legal card — and a log line."""
+    from sueca.bots.base import BotError, decide
+    from sueca.rules import preset
+
+    italiana5 = preset("italiana5")
+    state = State(italiana5, deal_cards(italiana5, 0, random.Random(3)))
+    info = state.information_state(state.to_play)
+    with pytest.raises(BotError, match=r"cheater.*seat 0.*a bid is 61 to 120"):
+        decide(Cheater(), info)
+    assert decide(Cheater(), info, strict=False, where="table T") == 0
+    assert "table T: bot 'cheater' at seat 0" in caplog.text
+    for _ in range(5):
+        state.bid(0)
+    calling = state.information_state(state.to_play)
+    assert decide(Cheater(), calling, strict=False) == Bot.call(Cheater(), calling)
+    state.call(decide(Cheater(), calling, strict=False))
+    playing = state.information_state(state.to_play)
+    with pytest.raises(BotError, match="is not a legal card"):
+        decide(Cheater(), playing)
+    assert decide(Cheater(), playing, strict=False) == playing.legal_moves()[0]
+    assert decide(Cheater(explode=True), playing, strict=False) == playing.legal_moves()[0]
+    with pytest.raises(RuntimeError, match="boom"):
+        decide(Cheater(explode=True), playing)
+
+
+def test_the_arena_refuses_to_measure_a_cheating_bot() -> None:
+    """The arena stops at a cheater's first illegal card (a lenient table plays on: see the
+    terminal's and the server's tests)."""
+    from sueca.arena.play import BotError
+
+    bots: list[Bot] = [Cheater(), make_bot("random", 1), make_bot("random", 2),
+                       make_bot("random", 3)]
+    with pytest.raises(BotError):
+        play_deal(STANDARD, deal_cards(STANDARD, 3, random.Random(4)), bots)

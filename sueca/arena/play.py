@@ -22,17 +22,14 @@ from pathlib import Path
 
 from sueca.arena.stats import mean_ci95
 from sueca.bots import Bot, make_bot
+from sueca.bots.base import BotError, decide
 from sueca.deal import Deal, deal_cards
 from sueca.match import Match
 from sueca.record import GameRecord, dumps
 from sueca.rules import Rules
-from sueca.state import IllegalMoveError, State
+from sueca.state import State
 
 PlayListener = Callable[[State, int, int], None]  # state after the play, seat, card
-
-
-class BotError(RuntimeError):
-    """A bot answered with a card, a bid or a call it may not make."""
 
 
 def play_auction(state: State, bots: Sequence[Bot]) -> None:
@@ -40,15 +37,11 @@ def play_auction(state: State, bots: Sequence[Bot]) -> None:
     he calls (nothing happens at a table without an auction or once the contract is made)."""
     while state.phase in ("bidding", "calling"):
         seat = state.to_play
-        bot = bots[seat]
-        info = state.information_state(seat)
-        try:
-            if state.phase == "bidding":
-                state.bid(bot.bid(info), seat)
-            else:
-                state.call(bot.call(info), seat)
-        except IllegalMoveError as error:
-            raise BotError(f"bot {bot.name!r} at seat {seat}: {error}") from None
+        choice = decide(bots[seat], state.information_state(seat))  # BotError if illegal
+        if state.phase == "bidding":
+            state.bid(choice, seat)
+        else:
+            state.call(choice, seat)
 
 
 def play_deal(
@@ -63,9 +56,7 @@ def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = N
     play_auction(state, bots)
     while not state.is_finished():
         seat = state.to_play
-        card = bots[seat].choose(state.information_state(seat))
-        if not state.is_legal(card):
-            raise BotError(f"bot {bots[seat].name!r} at seat {seat} played an illegal card {card}")
+        card = decide(bots[seat], state.information_state(seat))  # BotError if illegal
         state.push(card)
         if on_play is not None:
             on_play(state, seat, card)

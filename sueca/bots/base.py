@@ -3,13 +3,16 @@ the web server all seat a :class:`Bot` and hand it only an information state."""
 
 from __future__ import annotations
 
+import logging
 import random
 from abc import ABC, abstractmethod
 
-from sueca.auction import PASS
+from sueca.auction import PASS, bid_error, call_error
 from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_suit, make_card
 from sueca.infostate import InformationState
 from sueca.rules import Rules
+
+log = logging.getLogger("sueca.bots")
 
 
 def playable(info: InformationState) -> tuple[Card, ...]:
@@ -94,3 +97,48 @@ class Bot(ABC):
 
     def close(self) -> None:
         """Release what the bot holds (a process, a file)."""
+
+
+class BotError(RuntimeError):
+    """A bot answered with a card, a bid or a call it may not make."""
+
+
+def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str = "") -> int:
+    """The bot's decision for ``info``'s phase — its bid, its called card or its card — checked
+    against the rules: the one policy for a bot's illegal answer, wherever bots are seated.
+
+    ``strict`` (the arena, where a substitute would falsify what is measured): an illegal answer
+    raises :class:`BotError` naming the bot and the reason. Otherwise (a table with people at
+    it, which must never stop for a bot's bug): the plain answer is used instead — a pass, the
+    plain call, the first legal card — and the problem is logged with ``where``; a bot that
+    raises is treated the same way."""
+    phase = info.phase
+    fallback: int
+    try:
+        if phase == "bidding":
+            choice = bot.bid(info)
+            error = bid_error(info.rules, info.bids, choice)
+        elif phase == "calling":
+            choice = bot.call(info)
+            error = call_error(info.rules, choice)
+        else:
+            choice = bot.choose(info)
+            error = None if choice in info.legal_moves() else f"{choice!r} is not a legal card"
+    except Exception as failure:
+        if strict:
+            raise
+        log.exception("%s: bot %r failed at seat %d", where or "table", bot.name, info.seat)
+        choice, error = -1, f"it failed: {failure}"
+    if error is None:
+        return choice
+    message = f"bot {bot.name!r} at seat {info.seat}: {error}"
+    if strict:
+        raise BotError(message)
+    log.error("%s: %s; a plain %s is played instead", where or "table", message, phase)
+    if phase == "bidding":
+        fallback = PASS
+    elif phase == "calling":
+        fallback = Bot.call(bot, info)
+    else:
+        fallback = info.legal_moves()[0]
+    return fallback

@@ -35,12 +35,12 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from sueca.auction import PASS, bid_error, call_error
 from sueca.bots import Bot, make_bot
+from sueca.bots.base import decide
 from sueca.cards import Card, CardParseError, parse_card
-from sueca.infostate import InformationState
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
 from sueca.server.storage import Storage
@@ -342,14 +342,9 @@ class Room:
         stage = state.phase
         info = state.information_state(to_play)
         bot = self._bot(to_play)
-        decide = {"bidding": bot.bid, "calling": bot.call}.get(stage, bot.choose)
-        try:
-            choice: int | None = await asyncio.get_running_loop().run_in_executor(
-                self.executor, decide, info)
-        except Exception:  # a broken bot must not stall the table: a plain choice instead
-            log.exception("table %s: bot %r failed at seat %d", table.id, bot.name, to_play)
-            choice = None
-        choice = _checked_choice(table.id, bot, info, stage, choice)
+        # A broken or illegal bot must not stall the table: decide plays a plain choice.
+        choice = await asyncio.get_running_loop().run_in_executor(
+            self.executor, partial(decide, bot, info, strict=False, where=f"table {table.id}"))
         if table.version != version or not self.bot_plays(seat):
             return True
         if stage == "bidding":
@@ -394,28 +389,6 @@ class Room:
             timer.cancel()
         if self._driver is not None:
             self._driver.cancel()
-
-
-def _checked_choice(table_id: str, bot: Bot, info: InformationState, stage: str,
-                    choice: int | None) -> int:
-    """The bot's bid, call or card if the rules allow it, else a plain one (and a log line):
-    a pass, the plain bot's call, the first legal card."""
-    rules = info.rules
-    if stage == "bidding":
-        ok = choice is not None and bid_error(rules, info.bids, choice) is None
-        fallback: int = PASS
-    elif stage == "calling":
-        ok = choice is not None and call_error(rules, choice) is None
-        fallback = Bot.call(bot, info)
-    else:
-        ok = choice in info.legal_moves()
-        fallback = info.legal_moves()[0]
-    if ok and choice is not None:
-        return choice
-    if choice is not None:
-        log.error("table %s: bot %r made an illegal %s choice (%r) at seat %d", table_id,
-                  bot.name, stage, choice, info.seat)
-    return fallback
 
 
 class Rooms:

@@ -34,6 +34,7 @@ from typing import Final, Protocol
 from sueca.arena.play import hash_seed
 from sueca.auction import PASS
 from sueca.bots import STRONGEST, Bot, make_bot
+from sueca.bots.base import decide
 from sueca.cards import (
     CLUBS,
     DECK_SIZE,
@@ -640,23 +641,25 @@ class Table:
     def bot_turn(self, state: State, seat: int) -> None:
         bot = self.bots[seat]
         self.reseed(bot, state, "card")
-        card = bot.choose(state.information_state(seat))
-        state.play(card, seat)  # a bot's illegal card is a bug: let IllegalMoveError out
+        # A bot's bug must not end the human's match: decide logs it and plays a plain card.
+        card = decide(bot, state.information_state(seat), strict=False, where="terminal")
+        state.play(card, seat)
         self.announce_play(state, seat, card)
         self.after_bot(state)
 
     def bot_bid(self, state: State, seat: int) -> None:
         bot = self.bots[seat]
         self.reseed(bot, state, "bid")
-        value = bot.bid(state.information_state(seat))
-        state.bid(value, seat)  # a bot's illegal bid is a bug, as an illegal card is
+        value = decide(bot, state.information_state(seat), strict=False, where="terminal")
+        state.bid(value, seat)
         self.announce_bid(state, seat, value)
         self.after_bot(state)
 
     def bot_call(self, state: State, seat: int) -> None:
         bot = self.bots[seat]
         self.reseed(bot, state, "call")
-        state.call(bot.call(state.information_state(seat)), seat)
+        state.call(decide(bot, state.information_state(seat), strict=False, where="terminal"),
+                   seat)
         self.announce_contract(state)
         self.after_bot(state)
 

@@ -357,3 +357,27 @@ def test_deals_on_the_rich_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert ("Bids: " in drawn) == rules.bidding
     assert table.states[0].trick_number >= 1
     valid_report(setup.path)
+
+
+def test_a_broken_bot_does_not_end_the_humans_match(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that answers illegally (an impossible bid, a card it does not hold) is replaced by
+    the plain answer (sueca.bots.base.decide) and the match goes on to its end."""
+    from sueca.bots import BOTS, Bot
+    from sueca.infostate import InformationState
+
+    class Cheater(Bot):
+        name = "cheater"
+
+        def choose(self, info: InformationState) -> Card:
+            return next(c for c in range(40) if c not in info.legal_moves())
+
+        def bid(self, info: InformationState) -> int:
+            return 50
+
+    monkeypatch.setitem(BOTS, "cheater", Cheater)
+    italiana5 = preset("italiana5").replace(match_target=1)
+    table, _ = make_table(tmp_path, always("1"), rules=italiana5, humans=(), bots="cheater")
+    result = table.run()
+    assert result.winner is not None
+    assert check(read(str(result.path)))["valid"]
