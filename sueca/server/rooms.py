@@ -64,6 +64,9 @@ class Timing:
     bot_delay: float = 0.8  # a bot waits this long before its card, so people can follow
     trick_pause: float = 1.4  # the completed trick stays on the cloth this long
     deal_pause: float = 30.0  # the deal summary waits this long for everyone to be ready
+    # An invited player who has not come after this many seconds: a bot stands in for him
+    # until he does, so one unused invitation cannot stall a table for ever.
+    invite_wait: float = 300.0
 
 
 class Connection:
@@ -133,8 +136,9 @@ class Room:
         self.latencies: list[float] | None = None  # set to a list to record move latencies
         now = time.monotonic()
         for seat, config in enumerate(table.seats):
-            if config.kind == "human" and config.claimed:
-                self.away_since[seat] = now  # restored: the player has yet to reconnect
+            if config.kind == "human":
+                # Restored (the player has yet to reconnect) or invited (yet to come).
+                self.away_since[seat] = now
                 self._arm_grace(seat)
 
     # ---- who is where ----------------------------------------------------------------------
@@ -148,15 +152,19 @@ class Room:
                 out.append(config.kind)
             elif self.present[seat]:
                 out.append("present")
-            elif not config.claimed:
-                out.append("waiting")
+            elif self._stand_in(seat):
+                out.append("stand_in")
             else:
-                out.append("stand_in" if self._stand_in(seat) else "away")
+                out.append("away" if self.table.seats[seat].claimed else "waiting")
         return out
+
+    def _wait_for(self, seat: int) -> float:
+        """How long a seat's player may be missing before a bot stands in for him."""
+        return self.timing.grace if self.table.seats[seat].claimed else self.timing.invite_wait
 
     def _stand_in(self, seat: int) -> bool:
         since = self.away_since[seat]
-        return since is not None and time.monotonic() - since >= self.timing.grace
+        return since is not None and time.monotonic() - since >= self._wait_for(seat)
 
     def bot_plays(self, seat: int) -> bool:
         config = self.table.seats[seat]
@@ -166,7 +174,7 @@ class Room:
         if seat in self._timers:
             self._timers[seat].cancel()
         loop = asyncio.get_running_loop()
-        self._timers[seat] = loop.call_later(self.timing.grace + 0.01, self._grace_over)
+        self._timers[seat] = loop.call_later(self._wait_for(seat) + 0.01, self._grace_over)
 
     def _grace_over(self) -> None:
         self.broadcast()

@@ -173,3 +173,35 @@ def test_a_dropped_player_is_away_then_a_bot_plays_until_they_return(tmp_path: P
             await bruno.socket.close()
 
         asyncio.run(scenario())
+
+
+def test_an_invited_player_who_never_comes_gets_a_stand_in_until_he_does(tmp_path: Path) -> None:
+    """One unused invitation must not stall a table: after ``invite_wait`` a bot plays the
+    seat (status ``stand_in``, was ``waiting``); the invitee who comes late takes it over."""
+    timing = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=FAST.deal_pause,
+                    invite_wait=0.3)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=timing) as server:
+        table = create_table(server.http, ["human", "human", "bot", "bot"], level="heuristic")
+
+        async def scenario() -> None:
+            ana = await join(server.ws, table["id"], token_of(table, 0), 0)
+            view = await ana.sync()
+            assert view["seats"][1]["status"] in ("waiting", "stand_in")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10
+            while True:
+                view = await ana.sync()
+                state = server.room(table["id"]).table.state
+                if view["actor"] == 0:
+                    await ana.send({"type": "play", "card": view["legal"][0]})
+                if any(state.seat_of_play(i) == 1 for i in range(len(state.plays))):
+                    break
+                assert loop.time() < deadline, "nobody stood in for the invitee"
+                await asyncio.sleep(0.05)
+            assert view["seats"][1]["status"] == "stand_in"
+            bruno = await join(server.ws, table["id"], token_of(table, 1), 1)
+            assert bruno.view is not None and bruno.view["seats"][1]["status"] == "present"
+            await ana.socket.close()
+            await bruno.socket.close()
+
+        asyncio.run(scenario())
