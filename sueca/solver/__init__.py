@@ -112,10 +112,11 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> 
     return ReferenceSolver(*args, table_size=4 << table_bits)
 
 
-SHARED_TABLE_BITS = 20
-"""The shared cores' tables: 4M entries, 64 MB at most, touched as they fill. Hard full deals
-need two to four times fewer nodes than with the 16 MB of a private default table (measured
-before the dominance pruning; since it, 1M entries take only about 3% more nodes than 4M)."""
+SHARED_TABLE_BITS = 18
+"""The shared cores' tables: 1M entries, 16 MB at most, touched as they fill. 4M entries
+(64 MB) need about 3% fewer nodes on full deals (16% on the hardest of 200), but a probe of the
+larger table waits on memory more often: on the development machine its nodes cost about 10%
+more, and full deals took 7-10% longer at the median and in all (docs/solver.md)."""
 
 
 def core_for(rules: Rules, backend: str | None = None) -> SearchCore:
