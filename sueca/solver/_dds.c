@@ -669,44 +669,51 @@ static inline int improve(int *bound, int v, int maximizing, int target) {
 
 /* The exact value of the last two tricks by plain minimax (16 lines at most): cheaper than a
  * probe of the table, and it keeps those small positions out of it. Written as four nested
- * loops, one a seat, each hand holding two cards: after the first trick each holds one, and
- * last_trick plays it. Fail-soft like search(). */
+ * loops, one a seat (k = 0-3 in the order of play), each hand holding two cards: after the
+ * first trick each holds one, other[k], so the last trick needs only its winner (its points
+ * are what the first trick left). Fail-soft like search(). */
 static int two_tricks(const Solver *S, const u64 h[4], int leader, int target) {
-    int s0 = leader, s1 = (leader + 1) & 3, s2 = (leader + 2) & 3, s3 = (leader + 3) & 3;
-    int x0 = S->team[s0] == 0, x1 = S->team[s1] == 0, x2 = S->team[s2] == 0,
-        x3 = S->team[s3] == 0;
-    int b0 = x0 ? -1 : 1 << 30;
-    for (u64 m0 = h[s0]; m0; m0 &= m0 - 1) {
+    u64 hand[4];
+    int max[4], other[4];
+    for (int k = 0; k < 4; k++) {
+        hand[k] = h[(leader + k) & 3];
+        max[k] = S->team[(leader + k) & 3] == 0;
+    }
+    int total = mask_points(S, hand[0] | hand[1] | hand[2] | hand[3]) + S->bonus;
+    int b0 = max[0] ? -1 : 1 << 30;
+    for (u64 m0 = hand[0]; m0; m0 &= m0 - 1) {
         int c0 = __builtin_ctzll(m0), led = suit_of(c0);
-        int b1 = x1 ? -1 : 1 << 30;
-        for (u64 m1 = legal_for(S, h[s1], led); m1; m1 &= m1 - 1) {
+        other[0] = __builtin_ctzll(hand[0] ^ (1ULL << c0));
+        int b1 = max[1] ? -1 : 1 << 30;
+        for (u64 m1 = legal_for(S, hand[1], led); m1; m1 &= m1 - 1) {
             int c1 = __builtin_ctzll(m1);
+            other[1] = __builtin_ctzll(hand[1] ^ (1ULL << c1));
             int w1 = beats(S, c1, c0), wc1 = w1 ? c1 : c0;
-            int b2 = x2 ? -1 : 1 << 30;
-            for (u64 m2 = legal_for(S, h[s2], led); m2; m2 &= m2 - 1) {
+            int b2 = max[2] ? -1 : 1 << 30;
+            for (u64 m2 = legal_for(S, hand[2], led); m2; m2 &= m2 - 1) {
                 int c2 = __builtin_ctzll(m2);
+                other[2] = __builtin_ctzll(hand[2] ^ (1ULL << c2));
                 int w2 = w1, wc2 = wc1;
                 if (beats(S, c2, wc1)) { w2 = 2; wc2 = c2; }
-                int b3 = x3 ? -1 : 1 << 30;
+                int b3 = max[3] ? -1 : 1 << 30;
                 int pts3 = S->points[c0] + S->points[c1] + S->points[c2];
-                for (u64 m3 = legal_for(S, h[s3], led); m3; m3 &= m3 - 1) {
+                for (u64 m3 = legal_for(S, hand[3], led); m3; m3 &= m3 - 1) {
                     int c3 = __builtin_ctzll(m3);
-                    int w = beats(S, c3, wc2) ? 3 : w2;
-                    int winner = (leader + w) & 3;
-                    u64 rest[4];
-                    rest[s0] = h[s0] ^ (1ULL << c0);
-                    rest[s1] = h[s1] ^ (1ULL << c1);
-                    rest[s2] = h[s2] ^ (1ULL << c2);
-                    rest[s3] = h[s3] ^ (1ULL << c3);
-                    int v = (S->team[winner] == 0 ? pts3 + S->points[c3] : 0) +
-                            last_trick(S, rest, winner);
-                    if (improve(&b3, v, x3, target)) break;
+                    other[3] = __builtin_ctzll(hand[3] ^ (1ULL << c3));
+                    int w = beats(S, c3, wc2) ? 3 : w2, first = pts3 + S->points[c3];
+                    int last_w = w, last_c = other[w];
+                    for (int j = 1; j < 4; j++) {
+                        int k = (w + j) & 3;
+                        if (beats(S, other[k], last_c)) { last_w = k; last_c = other[k]; }
+                    }
+                    int v = (max[w] ? first : 0) + (max[last_w] ? total - first : 0);
+                    if (improve(&b3, v, max[3], target)) break;
                 }
-                if (improve(&b2, b3, x2, target)) break;
+                if (improve(&b2, b3, max[2], target)) break;
             }
-            if (improve(&b1, b2, x1, target)) break;
+            if (improve(&b1, b2, max[1], target)) break;
         }
-        if (improve(&b0, b1, x0, target)) break;
+        if (improve(&b0, b1, max[0], target)) break;
     }
     return b0;
 }
