@@ -84,6 +84,13 @@ def high_bidder(rules: Rules, dealer: int, bids: Sequence[int]) -> tuple[int, in
     return order[list(bids).index(best)], best
 
 
+def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
+    """The lowest bid other than a pass that the next bidder may make (above ``MAX_BID`` when
+    only a pass is left)."""
+    highest = max(bids, default=PASS)
+    return max(MIN_BID, highest + 1) if rules.bid_must_rise else MIN_BID
+
+
 def call_error(rules: Rules, card: object) -> str | None:
     """Why ``card`` may not be called (any card of the deck may, the declarer's own included:
     calling one of his own cards, he plays alone)."""
@@ -92,4 +99,6 @@ def call_error(rules: Rules, card: object) -> str | None:
     return None
 
 
-__all__ = ["PASS", "Contract", "bid_error", "bidding_order", "call_error", "high_bidder"]
+__all__ = [
+    "PASS", "Contract", "bid_error", "bidding_order", "call_error", "high_bidder", "lowest_bid",
+]

@@ -141,6 +141,11 @@ def number_copies(deal: Deal) -> Deal:
     trump = deal.trump_card
     if trump is not None:
         trump = held_copy(hands[deal.dealer], trump)
+        twin = trump + DECK_SIZE
+        if hands[deal.dealer] >> twin & 1 and coin.random() < 0.5:
+            # The dealer holds both copies: which one is turned is a coin too, or a turned
+            # second copy would prove that he holds no twin.
+            trump = twin
     return Deal(deal.dealer, tuple(hands), trump)
 
 

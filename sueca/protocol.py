@@ -56,7 +56,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, TextIO, TypeVar
 
-from sueca.auction import PASS, bid_error, bidding_order, call_error, high_bidder
+from sueca.auction import PASS, bid_error, bidding_order, call_error, high_bidder, lowest_bid
 from sueca.bots.base import Bot
 from sueca.cards import (
     DECK_SIZE,
@@ -76,7 +76,7 @@ from sueca.cards import (
 from sueca.deal import Deal
 from sueca.infostate import InformationState
 from sueca.jsontext import NotJsonError, parse_json
-from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
+from sueca.rules import MAX_BID, Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
 PROTOCOL = "sueca-bot/1"
@@ -115,13 +115,6 @@ def card_names(mask: CardMask) -> list[str]:
 def copies(face: Card, rules: Rules) -> tuple[Card, ...]:
     """Every copy of a card's face at this table (one per deck)."""
     return tuple(card_face(face) + DECK_SIZE * k for k in range(rules.decks))
-
-
-def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
-    """The lowest bid other than a pass that the next bidder may make (above ``MAX_BID`` when
-    only a pass is left)."""
-    highest = max(bids, default=PASS)
-    return max(MIN_BID, highest + 1) if rules.bid_must_rise else MIN_BID
 
 
 # ---- the referee's side: what one seat is told --------------------------------------------

@@ -683,5 +683,15 @@ class _TwoDeckState(State):
         return card
 
 
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 def _slots_of(cls: type) -> tuple[str, ...]:
-    return tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    """Every slot of a State class, its bases' included (worked out once per class: search
+    copies states by the thousand)."""
+    try:
+        return _SLOTS[cls]
+    except KeyError:
+        names = tuple(n for klass in cls.__mro__ for n in getattr(klass, "__slots__", ()))
+        _SLOTS[cls] = names
+        return names

@@ -320,8 +320,9 @@ def test_seat_rotation_board_at_italiana() -> None:
 
 
 def test_heuristic_beats_random_at_italiana() -> None:
-    summary = run_duplicate(ITALIANA, "heuristic", "random", deals=12, seed=2)
-    assert summary.rotation and summary.pairs == 12 and sum(summary.deals_won) == 60
+    # 24 deals (0.3 s): the margin's spread over 12 was too wide for the threshold below.
+    summary = run_duplicate(ITALIANA, "heuristic", "random", deals=24, seed=2)
+    assert summary.rotation and summary.pairs == 24 and sum(summary.deals_won) == 120
     assert summary.margin > 5
     assert statistics_mean(summary.game_a) > statistics_mean(summary.game_b)
     text = str(summary)

@@ -489,6 +489,24 @@ def test_which_copy_a_seat_holds_says_nothing_about_the_other_hands(name: str) -
         assert abs(first[seat] / single[seat] - 0.5) < 0.08, (seat, first[seat], single[seat])
 
 
+def test_which_copy_is_turned_says_nothing_about_the_twin() -> None:
+    """The turned card's id is public. Where the dealer holds both copies, either may be the
+    turned one (a coin), so a turned second copy does not prove that he holds no twin: given
+    "holds both", the turned copy is the second about half the time."""
+    rules = preset("double8")
+    rng = random.Random("turned twin")
+    both = second = 0
+    while both < 400:
+        deal = deal_cards(rules, rng.randrange(8), rng)
+        assert deal.trump_card is not None
+        face = deal.trump_card % DECK_SIZE
+        hand = deal.hands[deal.dealer]
+        if hand >> face & 1 and hand >> (face + DECK_SIZE) & 1:
+            both += 1
+            second += deal.trump_card >= DECK_SIZE
+    assert abs(second / both - 0.5) < 0.1, (second, both)
+
+
 @pytest.mark.parametrize(("points", "in_play", "games"), [
     ((121, 119), 240, (1, 0)),
     ((120, 120), 240, (0, 0)),  # exactly half: a tie

@@ -145,10 +145,9 @@ def choose_bid(info: InformationState) -> int:
     def worth(bid: int) -> float:
         return (2 * chance(expected, bid or MIN_BID) - 1) * scores[rules.bid_band(bid)]
 
-    last = len(bids) == rules.players - 1
-    all_passed = not any(bids)
-    # The dealer bids last; if everybody passed he plays for 61 even when he passes too.
-    best, best_worth = PASS, worth(PASS) if last and all_passed else 0.0
+    # A pass is worth nothing: after four passes it is the dealer (who bid first), not the
+    # last bidder, who plays for 61.
+    best, best_worth = PASS, 0.0
     for bid in candidate_bids(rules, bids):
         if chance(expected, bid) >= MIN_CHANCE and worth(bid) > best_worth:
             best, best_worth = bid, worth(bid)

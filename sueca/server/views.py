@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sueca.auction import bidding_order, high_bidder
+from sueca.auction import bidding_order, high_bidder, lowest_bid
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_knowledge
-from sueca.rules import MAX_BID, MIN_BID
+from sueca.rules import MAX_BID
 from sueca.server.tables import Table
 
 Sides = Sequence[int | None]
@@ -55,8 +55,7 @@ def _auction(info: InformationState) -> dict[str, Any]:
     lowest bid allowed now, and the contract once the card is called."""
     rules = info.rules
     bids = list(info.bids)
-    highest = max(bids, default=0)
-    lowest = highest + 1 if rules.bid_must_rise and highest else MIN_BID
+    lowest = lowest_bid(rules, bids)
     done = len(bids) == rules.players
     contract = info.contract
     return {
