@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from sueca.record import GameRecord
 from sueca.server import Timing, create_app
+from sueca.server.storage import SQLiteStorage
 
 FAST = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0)
 CARD = re.compile(r"^[23456QJK7A][SHDC]$")
@@ -202,3 +204,13 @@ def leaked_cards(message: dict[str, Any], seat: int | None, record: GameRecord) 
     if seat is not None:
         allowed |= set(deal.hands[seat].split())
     return set(card_strings(message)) - allowed
+
+
+def stored_match(db: Path, table_id: str) -> Any:
+    """The match record the server stored for a table (read straight from its database)."""
+    store = SQLiteStorage(db)
+    try:
+        (table,) = [t for t in store.open_tables() if t.id == table_id]
+        return table.match
+    finally:
+        store.close()

@@ -19,31 +19,16 @@ from server_support import (
     join,
     leaked_cards,
     play_on,
+    stored_match,
     token_of,
 )
 
 from sueca.cards import card_name, card_points, card_suit, mask_cards, parse_card
 from sueca.deal import Deal
 from sueca.record import check, dumps, loads
-from sueca.server.storage import SQLiteStorage
 from sueca.state import State
 
 NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva", "Filipe", "Gil", "Helena"]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    with LiveServer(str(tmp_path / "sueca.db")) as live:
-        yield live
-
-
-def finished_record(db: Path, table_id: str) -> Any:
-    store = SQLiteStorage(db)
-    try:
-        (table,) = [t for t in store.open_tables() if t.id == table_id]
-        return table.match
-    finally:
-        store.close()
 
 
 async def error_for(player: Player, message: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +106,7 @@ def test_italiana5_auction_call_and_play_to_the_end_of_the_match(
     assert final is not None
     assert len(final["score"]["match"]) == 5 and max(final["score"]["match"]) >= 2
     assert final["summary"]["made"] in (True, False) and len(final["seat_points"]) == 5
-    match = finished_record(tmp_path / "sueca.db", table["id"])
+    match = stored_match(tmp_path / "sueca.db", table["id"])
     record = match.record
     first_deal = record.deals[0]
     assert first_deal.bids[0] == 70 and first_deal.called_card == "AH"
@@ -304,7 +289,7 @@ def test_double_deck_tables_with_bots_play_a_match(
         return seated
 
     seated = asyncio.run(scenario())
-    match = finished_record(tmp_path / "sueca.db", table["id"])
+    match = stored_match(tmp_path / "sueca.db", table["id"])
     report = check(loads(dumps(match.record)))
     assert report["valid"], report["error"]
     final = seated[0].view
@@ -411,7 +396,7 @@ def test_a_three_player_table_from_the_lobby_the_partner_plays_the_dummy(
         return player, spectator
 
     _, spectator = asyncio.run(scenario())
-    record = finished_record(tmp_path / "sueca.db", table["id"]).record
+    record = stored_match(tmp_path / "sueca.db", table["id"]).record
     assert check(record)["valid"]
     for message in spectator.log:
         view = message.get("view") or {}
@@ -432,7 +417,7 @@ def test_bots_bid_and_call_at_an_italiana5_table(server: LiveServer, tmp_path: P
 
     final = asyncio.run(scenario())
     assert final["phase"] == "match_over" and max(final["score"]["match"]) >= 3
-    record = finished_record(tmp_path / "sueca.db", table["id"]).record
+    record = stored_match(tmp_path / "sueca.db", table["id"]).record
     report = check(record)
     assert report["valid"], report["error"]
     assert all(len(d.bids) == 5 and d.called_card for d in record.deals)

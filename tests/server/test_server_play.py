@@ -17,26 +17,11 @@ from server_support import (
     join,
     leaked_cards,
     play_on,
+    stored_match,
     token_of,
 )
 
 from sueca.record import check, loads
-from sueca.server.storage import SQLiteStorage
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    with LiveServer(str(tmp_path / "sueca.db")) as live:
-        yield live
-
-
-def stored_match(db: Path, table_id: str) -> Any:
-    store = SQLiteStorage(db)
-    try:
-        (table,) = [t for t in store.open_tables() if t.id == table_id]
-        return table.match
-    finally:
-        store.close()
 
 
 @pytest.mark.parametrize("rules", [{"variant": "standard", "match_target": 2},

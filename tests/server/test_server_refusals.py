@@ -7,18 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from server_support import FAST, LiveServer, Player, create_table, join, token_of
 
 from sueca.cards import card_name, card_suit, mask_cards
 from sueca.server import Timing
 from sueca.server.storage import SQLiteStorage
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    with LiveServer(str(tmp_path / "sueca.db")) as live:
-        yield live
 
 
 def snapshot(server: LiveServer, table_id: str, db: Path) -> tuple[Any, ...]:
