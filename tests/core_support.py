@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from sueca.cards import (
@@ -170,10 +171,28 @@ def expected_refusal(state: State, card: Card) -> str:
 def snapshot(state: State) -> dict[str, Any]:
     """Every field of a state, lists copied: two equal snapshots are the same state."""
     out: dict[str, Any] = {}
-    for name in type(state).__slots__:
+    # The slots of the state's class and its bases: a two-deck state is a subclass with a
+    # slot of its own, and its snapshot must still hold every field.
+    names = [n for klass in type(state).__mro__ for n in getattr(klass, "__slots__", ())]
+    assert len(names) > 20
+    for name in names:
         value = getattr(state, name)
         out[name] = list(value) if isinstance(value, list) else value
     return out
+
+
+def assert_refused(state: State, card: Card, reason: str, seat: int | None = None) -> None:
+    """``card`` (offered by ``seat``, or by the seat to move) is refused with ``reason`` and a
+    message a person can read, and the state is exactly as before."""
+    before = snapshot(state)
+    with pytest.raises(IllegalMoveError) as caught:
+        if seat is None:
+            state.push(card)
+        else:
+            state.play(card, seat)
+    assert caught.value.reason == reason, str(caught.value)
+    assert str(caught.value)
+    assert snapshot(state) == before, "an illegal play changed the state"
 
 
 def random_state(rules: Rules, rng: random.Random, plays: int | None = None,

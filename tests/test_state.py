@@ -10,6 +10,7 @@ from core_support import (
     RULE_SETS,
     SWEEP,
     any_rules,
+    assert_refused,
     hand_cards,
     random_state,
     ref_legal,
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 from sueca.cards import SUIT_LETTERS, Card, card_name, cards_mask, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
 from sueca.rules import STANDARD, Rules, preset
-from sueca.state import IllegalMoveError, State, legal_mask_for
+from sueca.state import State, legal_mask_for
 
 
 def expected_reason(state: State, card: Card) -> str:
@@ -38,18 +39,6 @@ def expected_reason(state: State, card: Card) -> str:
     if any(ref_suit(c) == ref_suit(trick[0]) for c in hand):
         return "must_follow"
     return "must_trump"
-
-
-def assert_refused(state: State, card: Card, reason: str, seat: int | None = None) -> None:
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError) as caught:
-        if seat is None:
-            state.push(card)
-        else:
-            state.play(card, seat)
-    assert caught.value.reason == reason, str(caught.value)
-    assert str(caught.value)  # a message a person can read
-    assert snapshot(state) == before, "an illegal play changed the state"
 
 
 def check_move_generation(state: State, rng: random.Random) -> None:

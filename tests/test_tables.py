@@ -17,6 +17,7 @@ import pytest
 from core_support import (
     SWEEP,
     TABLE_RULES,
+    assert_refused,
     expected_refusal,
     play_auction,
     ref_legal,
@@ -44,21 +45,9 @@ from sueca.match import Match
 from sueca.record import DealRecord, GameRecord, check, dumps, loads, replay
 from sueca.rules import Rules, preset
 from sueca.scoring import level, score_hand
-from sueca.state import IllegalMoveError, State
+from sueca.state import State
 
 # ---- one position, one finished game ------------------------------------------------------
-
-
-def assert_refused(state: State, card: Card, reason: str, seat: int | None = None) -> None:
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError) as caught:
-        if seat is None:
-            state.push(card)
-        else:
-            state.play(card, seat)
-    assert caught.value.reason == reason, str(caught.value)
-    assert str(caught.value)
-    assert snapshot(state) == before, "a refused card changed the state"
 
 
 def check_cards_accounted(state: State) -> None:
