@@ -75,25 +75,21 @@ def check(
     from sueca.record import check as check_record
 
     try:
-        report = check_record(read(str(path)))
+        record = read(str(path))
     except RecordFormatError as error:
         raise fail(f"{path}: {error}") from None
+    report = check_record(record)
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
-        try:
-            record_rules: Rules | None = read(str(path)).parsed_rules()
-        except (RecordFormatError, RulesError, TypeError):
-            record_rules = None
-        print_report(report, record_rules)
+        print_report(report, record.parsed_rules())  # read() refuses rules that do not parse
     raise typer.Exit(0 if report["valid"] else 1)
 
 
-def print_report(report: dict[str, Any], rules: Rules | None = None) -> None:
+def print_report(report: dict[str, Any], rules: Rules) -> None:
     """The check report as a table: per team at a partnership table (any number of seats),
     per player with the bids and the contract at a bidding table."""
-    if any("contract" in deal for deal in report["deals"]) or (rules is not None
-                                                               and rules.bidding):
+    if rules.bidding:
         _print_bidding_report(report)
     else:
         _print_team_report(report, rules)
@@ -143,7 +139,7 @@ def _print_bidding_report(report: dict[str, Any]) -> None:
                   + (f", won by seat {match['winner']}" if match["winner"] is not None else ""))
 
 
-def _print_team_report(report: dict[str, Any], rules: Rules | None) -> None:
+def _print_team_report(report: dict[str, Any], rules: Rules) -> None:
     table = Table(title="Sueca record", title_justify="left")
     for column in ("Deal", "Trump", "Tricks", "Points", "Game points", "Match", ""):
         table.add_column(column, justify="right" if column not in ("Trump", "") else "left")
@@ -151,10 +147,7 @@ def _print_team_report(report: dict[str, Any], rules: Rules | None) -> None:
     for index, deal in enumerate(report["deals"]):
         tricks = [0, 0]
         for trick in deal["tricks"]:
-            # The partnerships alternate round the table in every preset; the record's own
-            # rules say so when it has other teams.
-            winner = trick["winner"]
-            tricks[rules.teams[winner] if rules is not None else winner % 2] += 1
+            tricks[rules.teams[trick["winner"]]] += 1
         if deal["finished"]:
             score = [s + g for s, g in zip(score, deal["game_points"], strict=False)]
         trump = SUIT_SYMBOLS[SUIT_LETTERS.index(deal["trump"])]
@@ -307,7 +300,7 @@ def watch(
                               f"{card_symbol(contract.called_card)}")
         if state.trick_start == len(state.plays):
             trick = state.tricks()[-1]
-            cards = "  ".join(f"{(trick.leader + i) % n}:{card_symbol(c)}"
+            cards = "  ".join(f"{trick.seat_of(i, n)}:{card_symbol(c)}"
                               for i, c in enumerate(trick.cards))
             console.print(f"  trick {state.trick_number:2d}  {cards}   → seat {trick.winner} "
                           f"takes {trick.points}")

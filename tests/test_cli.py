@@ -71,6 +71,17 @@ def test_check_as_a_table(valid_record: Path, invalid_record: Path) -> None:
     assert result.exit_code == 1 and "invalid at deal 0, play 1" in result.stdout
 
 
+def test_check_as_a_table_counts_tricks_by_the_records_teams(tmp_path: Path) -> None:
+    # Seat 0 (team 1 here, not team 0 as at every preset's table) takes every trick.
+    rules = STANDARD.replace(teams=(1, 0, 1, 0), match_target=8)
+    path = tmp_path / "teams.json"
+    path.write_text(dumps(GameRecord.from_states(rules, 3, [sweep_state(rules, 3)])),
+                    encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 0, result.output
+    assert "0–10" in result.stdout and "0–120" in result.stdout
+
+
 MALFORMED = {
     "not_json.json": "this is not a record",
     "no_deals.json": '{"rules": {"variant": "standard"}}',
