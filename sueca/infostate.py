@@ -5,12 +5,17 @@ terminal and the web table all receive an :class:`InformationState`, never the f
 :class:`~sueca.state.State`, so none of them can show or use a card the rules hide.
 
 A seat knows its own hand; the turned trump card while the dealer holds it; every card played
-and by whom (players may remember the play, though by default they may not *look at* taken
-tricks again: front-ends show :attr:`InformationState.past_tricks`, which is empty unless the
-rules allow reviewing); the suits each seat has shown it lacks; with open hands, every hand;
-at a three-player table, the dummy's hand once the opening lead is made; and at a bidding table
-the bids and the called card, but not who holds it: the declarer's partner is known to himself
-alone until the called card is played (:attr:`InformationState.teams`).
+and by whom (:meth:`InformationState.played_by`); the suits each seat has shown it lacks; with
+open hands, every hand; at a three-player table, the dummy's hand once the opening lead is
+made; and at a bidding table the bids and the called card, but not who holds it: the declarer's
+partner is known to himself alone until the called card is played
+(:attr:`InformationState.teams`).
+
+Players may remember the play, but they may not *look at* taken tricks again (RULES.md), and
+a front-end shows no running count of points: :attr:`~InformationState.past_tricks` and
+:attr:`~InformationState.points_taken` are both empty unless the rules allow reviewing
+(``review_tricks``) or the deal is over (the sides count their tricks then). This module
+applies that one rule; front-ends show what they get.
 
 >>> import random
 >>> from sueca.deal import deal_cards
@@ -27,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,8 +65,9 @@ class InformationState:
     known: tuple[CardMask, ...]  # cards known to be in each seat's hand now
     hand_sizes: tuple[int, ...]
     voids: tuple[int, ...]  # per seat, a bit per suit that seat has shown it cannot hold
-    past_tricks: tuple[Trick, ...]  # completed tricks, only where the rules allow reviewing
-    points_taken: tuple[int, ...]  # per side, of the seats whose side this seat knows
+    # Where the rules allow reviewing, or once the deal is over (else empty, see the module):
+    past_tricks: tuple[Trick, ...]  # the completed tricks
+    points_taken: tuple[int, ...]  # card points per side, of the seats whose side it knows
     phase: str = "play"  # bidding, calling, play or over (see State.phase)
     first_leader: int = -1  # who led the first trick (-1: the seat after the dealer)
     bids: tuple[int, ...] = ()  # the auction so far, in bidding order (bidding tables)
@@ -96,18 +103,12 @@ class InformationState:
         if turned is not None and state.trump_card_held():
             known[deal.dealer] |= 1 << turned
         teams = cls._known_teams(state, seat)
-        points_taken = [0, 0]
-        for other, points in enumerate(state.seat_points):
-            side = teams[other] if teams else None
-            if side is not None:
-                points_taken[side] += points
+        reviewable = rules.review_tricks or state.is_finished()
         voids = [0] * n
-        for index, card in enumerate(state.plays):
-            position = index % n
-            if position == 0:
+        for index, (card, player) in enumerate(zip(state.plays, state.played_by(), strict=True)):
+            if index % n == 0:
                 led = card_suit(card)
                 continue
-            player = state.seat_of_play(index)
             suit = card_suit(card)
             if suit != led:
                 voids[player] |= 1 << led
@@ -128,8 +129,8 @@ class InformationState:
             known=tuple(known),
             hand_sizes=tuple(h.bit_count() for h in state.hands),
             voids=tuple(voids),
-            past_tricks=tuple(state.tricks()) if rules.review_tricks else (),
-            points_taken=tuple(points_taken),
+            past_tricks=tuple(state.tricks()) if reviewable else (),
+            points_taken=_side_points(state.seat_points, teams) if reviewable else (),
             phase=state.phase,
             first_leader=state.first_leader,
             bids=tuple(state.bids),
@@ -238,20 +239,32 @@ class InformationState:
         points = sum(self.rules.card_points[c] for c in cards)
         if len(self.trick_winners) == self.rules.hand_size:
             points += self.rules.last_trick_bonus
-        return Trick(self.play_seats()[-n], cards, self.trick_winners[-1], points)
+        return Trick(self.played_by()[-n], cards, self.trick_winners[-1], points)
 
-    def play_seats(self) -> list[int]:
+    def current_trick(self) -> Trick:
+        """The trick in progress (no winner yet; empty between tricks), as
+        :meth:`State.current_trick` gives it."""
+        from sueca.state import Trick
+
+        points = sum(self.rules.card_points[c] for c in self.trick)
+        return Trick(self.leader, self.trick, None, points)
+
+    def played_by(self) -> tuple[int, ...]:
         """The seat that played each card of :attr:`plays`, worked out from public facts only
-        (the dealer and who won each trick)."""
-        n = self.rules.players
-        seats = []
-        leader = self.opening_leader
-        for index in range(len(self.plays)):
-            trick, position = divmod(index, n)
-            if position == 0 and trick > 0:
-                leader = self.trick_winners[trick - 1]
-            seats.append((leader + position) % n)
-        return seats
+        (who led first and who won each trick), as :meth:`State.played_by` gives it."""
+        from sueca.state import seats_of_plays
+
+        return seats_of_plays(self.rules.players, self.opening_leader, self.trick_winners,
+                              len(self.plays))
+
+    def hands_as_dealt(self, hands: Sequence[CardMask]) -> list[CardMask]:
+        """``hands`` (each seat's cards now, as far as they are known or sampled) with the
+        cards each seat has played put back: the hands as dealt. Once the deal is over every
+        hand is empty and every card played, so all of them are public."""
+        dealt = list(hands)
+        for card, seat in zip(self.plays, self.played_by(), strict=True):
+            dealt[seat] |= 1 << card
+        return dealt
 
     def is_void(self, seat: int, suit: int) -> bool:
         return bool(self.voids[seat] >> suit & 1)
@@ -269,11 +282,7 @@ class InformationState:
         """A full state at this very moment of play, in a sampled world: for search bots."""
         from sueca.state import State
 
-        world = self.sample_world(rng)
-        dealt = list(world)
-        seat_at = self.play_seats()
-        for index, card in enumerate(self.plays):
-            dealt[seat_at[index]] |= 1 << card
+        dealt = self.hands_as_dealt(self.sample_world(rng))
         state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
         for bid in self.bids:
             state.bid(bid)
@@ -294,6 +303,38 @@ def common_knowledge(infos: Sequence[InformationState]) -> tuple[CardMask, ...]:
             mask &= info.known[seat]
         known.append(mask)
     return tuple(known)
+
+
+def common_teams(infos: Sequence[InformationState]) -> tuple[int | None, ...]:
+    """Each seat's side where every seat knows it, else ``None`` (given every seat's
+    information state in seat order): at a bidding table the declarer's side is public, his
+    partner is not until the called card is played."""
+    return tuple(
+        sides.pop() if len(sides := {info.teams[seat] for info in infos}) == 1 else None
+        for seat in range(len(infos))
+    )
+
+
+def common_information(infos: Sequence[InformationState], seat: int) -> InformationState:
+    """What every seat knows, drawn from ``seat``'s place (given every seat's information
+    state in seat order): the view of a spectator, or of a screen nobody in particular faces.
+    The cards every seat knows (``seat``'s own only where all know them), the sides every seat
+    knows, and the points those sides have taken where they may be counted."""
+    known = common_knowledge(infos)
+    teams = common_teams(infos)
+    mine = infos[seat]
+    taken = _side_points(mine.seat_points, teams) if mine.points_taken else ()
+    return dataclasses.replace(mine, hand=known[seat], known=known, teams=teams,
+                               points_taken=taken)
+
+
+def _side_points(seat_points: Sequence[int], teams: Sequence[int | None]) -> tuple[int, ...]:
+    """Card points per side (0 and 1), counting the seats whose side is known."""
+    taken = [0, 0]
+    for side, points in zip(teams, seat_points, strict=True):
+        if side is not None:
+            taken[side] += points
+    return tuple(taken)
 
 
 class _WorldSampler:

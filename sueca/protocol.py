@@ -188,11 +188,8 @@ class SeatFeed:
         info = self.view(info)
         rules = info.rules
         out = self.match_messages()
-        seats = info.play_seats()
-        dealt = info.hand
-        for seat, card in zip(seats, info.plays, strict=True):
-            if seat == info.seat:
-                dealt |= 1 << card
+        seats = info.played_by()
+        dealt = info.hands_as_dealt(info.known)[info.seat]
         turned_face = None if info.trump_card is None else card_face(info.trump_card)
         key = (info.dealer, turned_face, _faces_held(dealt))
         sent = self._deal
@@ -764,7 +761,7 @@ class SeatTracker:
         called = contract.called_card
         holder = next((s for s, h in enumerate(state.hands) if h >> called & 1), None)
         if holder is None and called in state.plays:
-            holder = state.seat_of_play(state.plays.index(called))
+            holder = state.played_by()[state.plays.index(called)]
         partner = contract.declarer if holder is None else holder
         state.teams = tuple(0 if s in (contract.declarer, partner) else 1
                             for s in range(self.rules.players))

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -76,7 +77,24 @@ class Trick:
     points: int
 
     def seat_of(self, index: int, players: int) -> int:
+        """The seat that played ``cards[index]``: the trick goes round from its leader."""
         return (self.leader + index) % players
+
+
+def seats_of_plays(
+    players: int, first_leader: int, trick_winners: Sequence[int], count: int
+) -> tuple[int, ...]:
+    """The seat that played each of a deal's first ``count`` cards: the first trick is led by
+    ``first_leader``, every other by the winner of the trick before, and each goes round the
+    table. Public facts only, so the referee's state and every information state agree."""
+    seats = []
+    leader = first_leader
+    for index in range(count):
+        trick, position = divmod(index, players)
+        if position == 0 and trick:
+            leader = trick_winners[trick - 1]
+        seats.append((leader + position) % players)
+    return tuple(seats)
 
 
 def legal_mask_for(rules: Rules, hand: CardMask, led: Card | None, trump: int) -> CardMask:
@@ -594,12 +612,10 @@ class State:
             mask |= 1 << card
         return mask
 
-    def seat_of_play(self, index: int) -> int:
-        """The seat that played ``plays[index]``."""
-        n = self.players
-        trick, position = divmod(index, n)
-        leader = self.first_leader if trick == 0 else self.trick_winners[trick - 1]
-        return (leader + position) % n
+    def played_by(self) -> tuple[int, ...]:
+        """The seat that played each card of :attr:`plays`, in order."""
+        return seats_of_plays(self.players, self.first_leader, self.trick_winners,
+                              len(self.plays))
 
     def remaining_cards(self) -> list[tuple[Card, ...]]:
         return [mask_cards(h) for h in self.hands]

@@ -37,7 +37,13 @@ from sueca.cards import (
     parse_cards,
 )
 from sueca.deal import Deal, deal_cards
-from sueca.infostate import InformationState, _WorldSampler, common_knowledge
+from sueca.infostate import (
+    InformationState,
+    _WorldSampler,
+    common_information,
+    common_knowledge,
+    common_teams,
+)
 from sueca.rules import STANDARD, Rules, preset
 from sueca.state import State
 
@@ -90,7 +96,16 @@ def check_info(state: State, seat: int) -> InformationState:
     assert list(info.trick_winners) == state.trick_winners
     assert info.to_play == state.to_play and info.leader == state.leader
     assert info.dealer == state.deal.dealer and info.trump_card == state.deal.trump_card
-    assert info.past_tricks == (tuple(state.tricks()) if rules.review_tricks else ())
+    # Taken tricks and their points: both where the rules allow reviewing or the deal is over.
+    reviewable = rules.review_tricks or state.is_finished()
+    assert info.past_tricks == (tuple(state.tricks()) if reviewable else ())
+    assert len(info.points_taken) == (2 if reviewable else 0)
+    if reviewable and None not in info.teams:
+        assert list(info.points_taken) == state.team_points()
+    assert info.played_by() == state.played_by()
+    assert info.current_trick() == state.current_trick()
+    if rules.decks == 1:  # two decks renumber copies as they are played
+        assert info.hands_as_dealt(state.hands) == list(state.deal.hands)
     deck = (1 << rules.deck_size) - 1
     hidden = deck & ~state.played_mask() & ~sum_masks(info.known)
     assert info.unseen == hidden
@@ -127,7 +142,7 @@ def check_sampled_state(info: InformationState, sampled: State) -> None:
     assert sampled.plays == list(info.plays)
     assert sampled.trick_winners == list(info.trick_winners)
     assert sampled.to_play == info.to_play and sampled.trick == list(info.trick)
-    assert tuple(sampled.team_points()) == info.points_taken
+    assert tuple(sampled.seat_points) == info.seat_points
     assert sampled.deal.trump_card == info.trump_card and sampled.deal.dealer == info.dealer
     assert sampled.deal.hands[info.dealer] >> info.trump_card & 1
     assert sampled.information_state(info.seat).hand == info.hand
@@ -174,7 +189,7 @@ def test_must_trump_voids_are_inferred_and_respected(seed: int, plays: int, seat
     for index, card in enumerate(state.plays):
         led = state.plays[index - index % 4]
         if ref_suit(card) not in (ref_suit(led), trump):
-            assert info.is_void(state.seat_of_play(index), state.trump)
+            assert info.is_void(state.played_by()[index], state.trump)
     check_world(info, info.sample_world(random.Random(seed)))
 
 
@@ -260,6 +275,42 @@ def test_common_knowledge_is_what_every_seat_knows() -> None:
     open_rules = STANDARD.replace(open_hands=True)
     open_state = State(open_rules, deal)
     assert common_knowledge([open_state.information_state(s) for s in range(4)]) == deal.hands
+
+
+def test_common_teams_are_the_sides_every_seat_knows() -> None:
+    class Info:
+        def __init__(self, teams: tuple[int | None, ...]) -> None:
+            self.teams = teams
+
+    infos = [Info((0, None, 1)), Info((0, 1, 1)), Info((0, None, 1))]
+    assert common_teams(infos) == (0, None, 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("review", [False, True])
+def test_common_information_keeps_the_secret_partner_and_his_points(review: bool) -> None:
+    """What every seat knows at a bidding table: the declarer's side only until the called
+    card is played (the partner's points count for no side), every side after; the points
+    shown where tricks may be reviewed, and by everyone once the deal is over."""
+    rules = preset("italiana5").replace(review_tricks=review)
+    rng = random.Random(f"common {review}")
+    for _ in range(20):
+        state = State(rules, deal_cards(rules, rng.randrange(5), rng))
+        play_auction(state, rng)
+        contract = state.contract
+        assert contract is not None
+        for _ in range(rng.choice([rng.randrange(40), 40])):
+            state.push(rng.choice(state.legal_moves()))
+        infos = [state.information_state(s) for s in range(5)]
+        common = common_information(infos, 2)
+        assert common.known == common_knowledge(infos) and common.hand == common.known[2]
+        if contract.called_card in state.plays:
+            assert common.teams == state.teams
+            expected = tuple(state.team_points())
+        else:
+            assert common.teams == tuple(0 if s == contract.declarer else None
+                                         for s in range(5))
+            expected = (state.seat_points[contract.declarer], 0)
+        assert common.points_taken == (expected if review or state.is_finished() else ())
 
 
 def test_last_trick_is_on_the_cloth_until_the_next_lead_and_counts_the_bonus() -> None:

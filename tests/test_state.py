@@ -87,7 +87,8 @@ def check_finished_game(state: State) -> None:
         assert list(trick.cards) == cards
         for position, card in enumerate(cards):
             seat = (leader + position) % n
-            assert state.seat_of_play(number * n + position) == seat
+            assert state.played_by()[number * n + position] == seat
+            assert trick.seat_of(position, n) == seat
             assert card in ref_legal(sorted(hands[seat]), cards[:position], trump,
                                      rules.must_trump)
             hands[seat].remove(card)
@@ -203,8 +204,7 @@ def test_every_card_is_taken_or_refused_with_its_reason(name: str, seed: int, pl
     before = snapshot(state)
     for card in legal:
         state.push(card)
-        assert state.plays[-1] == card and not state.hands[state.seat_of_play(len(state.plays)
-                                                                               - 1)] >> card & 1
+        assert state.plays[-1] == card and not state.hands[state.played_by()[-1]] >> card & 1
         assert state.pop() == card
         assert snapshot(state) == before
 

@@ -20,16 +20,13 @@ browser sends the name back and the server plays the copy the hand holds
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from sueca.auction import bidding_order, high_bidder, lowest_bid
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
-from sueca.infostate import InformationState, common_knowledge
+from sueca.infostate import InformationState, common_information
 from sueca.rules import MAX_BID
 from sueca.server.tables import Table
-
-Sides = Sequence[int | None]
 
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
 
@@ -74,12 +71,11 @@ def _auction(info: InformationState) -> dict[str, Any]:
     }
 
 
-def _deal_part(table: Table, info: InformationState, known: Sequence[CardMask],
-               sides: Sides) -> dict[str, Any]:
-    """The cards on the table, as ``info`` sees them; ``known`` is, per seat, the cards of
-    that seat's hand this viewer may see (its own whole hand for a seat's view), ``sides``
-    each seat's side as this viewer knows it."""
+def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
+    """The cards on the table as ``info`` sees them: a seat's information state, or what
+    every seat knows (:func:`~sueca.infostate.common_information`) for spectators."""
     rules = info.rules
+    sides = info.teams
     hand_sizes = list(info.hand_sizes)
     trump_card = info.trump_card
     part: dict[str, Any] = {
@@ -96,7 +92,7 @@ def _deal_part(table: Table, info: InformationState, known: Sequence[CardMask],
         "trick": {"leader": info.leader, "cards": _cards(info.trick)},
         "last_trick": _last_trick(info),
         "hand_sizes": hand_sizes,
-        "known": [_mask(mask) for mask in known],
+        "known": [_mask(mask) for mask in info.known],
         "sides": list(sides),
         "tricks_won": [sum(1 for w in info.trick_winners if sides[w] == team)
                        for team in range(rules.teams_count)],
@@ -106,21 +102,17 @@ def _deal_part(table: Table, info: InformationState, known: Sequence[CardMask],
         # Each player keeps his own tricks: his tricks and card points lie before him.
         part["seat_tricks"] = [info.trick_winners.count(s) for s in range(rules.players)]
         part["seat_points"] = list(info.seat_points)
-    if rules.review_tricks:
-        # Learners' tables may look back at taken tricks, and so see the points taken.
+    if info.points_taken:
+        # Learners' tables may look back at taken tricks and the points in them, and every
+        # table may once the deal is over: the information state says when (both or none).
         part["past_tricks"] = [
             {"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner, "points": t.points}
             for t in info.past_tricks
         ]
-        part["points_taken"] = [
-            sum(p for seat, p in enumerate(info.seat_points) if sides[seat] == team)
-            for team in range(rules.teams_count)
-        ]
+        part["points_taken"] = list(info.points_taken)
     if table.phase != "playing":
         # Every card is down: the dealt hands are public now, rebuilt from the plays.
-        dealt = [0] * rules.players
-        for card, seat in zip(info.plays, info.play_seats(), strict=True):
-            dealt[seat] |= 1 << card
+        dealt = info.hands_as_dealt(info.known)
         result = table.last_result
         assert result is not None
         part["summary"] = {
@@ -175,7 +167,7 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
     state = table.state
     if state is not None:
         info = state.information_state(seat)
-        view.update(_deal_part(table, info, info.known, info.teams))
+        view.update(_deal_part(table, info))
         view["hand"] = _mask(info.hand)
         can_act = table.actor() == seat
         # A partner playing the dummy chooses from the dummy's hand.
@@ -197,20 +189,11 @@ def public_part(table: Table) -> dict[str, Any]:
     state = table.state
     if state is not None:
         infos = [state.information_state(s) for s in range(table.rules.players)]
-        view.update(_deal_part(table, infos[0], common_knowledge(infos), common_sides(infos)))
+        view.update(_deal_part(table, common_information(infos, 0)))
         view["hand"] = []
         view["legal"] = []
         view["acting_for"] = None
     return view
-
-
-def common_sides(infos: Sequence[InformationState]) -> list[int | None]:
-    """Each seat's side as every seat knows it (None where some seat does not): at a bidding
-    table the declarer's side is public, his partner is not until the called card is played."""
-    return [
-        sides.pop() if len(sides := {info.teams[s] for info in infos}) == 1 else None
-        for s in range(len(infos))
-    ]
 
 
 def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from sueca.cards import (
     card_suit,
 )
 from sueca.infostate import InformationState
+from sueca.state import Trick
 from sueca.terminal.i18n import Language
 from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView, suit_cards
 
@@ -203,16 +204,20 @@ def trump_heading(info: InformationState, lang: Language, label: bool = True) ->
                      else lang.suit(info.trump))
 
 
-def trick_cards(view: TableView) -> tuple[tuple[Card, ...], int, int | None]:
-    """The cards on the cloth in play order, who led them, and who took them (``None`` while
-    the trick is in play): the trick in progress, or the one just gathered."""
+def cloth_trick(view: TableView) -> Trick:
+    """The trick on the cloth: the one in progress (its winner ``None``), else the one just
+    gathered until the next lead, else an empty one."""
     info = view.info
     done = info.last_trick()
-    if info.trick:
-        return info.trick, info.leader, None
-    if done is not None and done.winner is not None:
-        return done.cards, done.leader, done.winner
-    return (), info.leader, None
+    return done if done is not None else info.current_trick()
+
+
+def taken_caption(view: TableView, trick: Trick, lang: Language) -> Text:
+    """``Trick to Ana (12 points)`` under a gathered trick."""
+    assert trick.winner is not None
+    you = view.names[trick.winner] == lang.text("you")
+    return Text(lang.text("last_trick_you" if you else "last_trick",
+                          seat=view.names[trick.winner], points=trick.points), style="italic")
 
 
 def seat_list(view: TableView, values: Sequence[int]) -> str:
@@ -284,8 +289,9 @@ def seat_rows(view: TableView, lang: Language) -> RenderableType:
     place in the play order first)."""
     info = view.info
     n = info.rules.players
-    cards, leader, winner = trick_cards(view)
-    played = {(leader + i) % n: (i + 1, card) for i, card in enumerate(cards)}
+    trick = cloth_trick(view)
+    winner = trick.winner
+    played = {trick.seat_of(i, n): (i + 1, card) for i, card in enumerate(trick.cards)}
     grid = Table.grid(padding=(0, 2))
     for _ in range(6):
         grid.add_column(no_wrap=True)
@@ -310,12 +316,8 @@ def seat_rows(view: TableView, lang: Language) -> RenderableType:
         )
     body: list[RenderableType] = [grid]
     if winner is not None:
-        you = view.names[winner] == lang.text("you")
-        done = info.last_trick()
-        points = done.points if done is not None else 0
-        body.append(Text(lang.text("last_trick_you" if you else "last_trick",
-                                   seat=view.names[winner], points=points), style="italic"))
-    elif not cards and info.phase == "play":
+        body.append(taken_caption(view, trick, lang))
+    elif not trick.cards and info.phase == "play":
         body.append(Text(lang.text("cloth_empty"), style="dim"))
     for line in auction_lines(view, lang):
         body.append(Text(line, style="bold" if line.startswith(lang.text("bids_title")) else ""))
@@ -331,19 +333,12 @@ def cloth(view: TableView, lang: Language) -> RenderableType:
         grid.add_column(justify="center", min_width=7)
     spots: dict[str, Text] = {}
     caption = Text("")
-    done = info.last_trick()
-    if info.trick:
-        cards, leader = info.trick, info.leader
-    elif done is not None and done.winner is not None:
-        leader, cards, winner = done.leader, done.cards, done.winner
-        you = view.names[winner] == lang.text("you")
-        caption = Text(lang.text("last_trick_you" if you else "last_trick",
-                                 seat=view.names[winner], points=done.points), style="italic")
-    else:
-        cards, leader = (), info.leader
+    trick = cloth_trick(view)
+    cards = trick.cards
+    if trick.winner is not None:
+        caption = taken_caption(view, trick, lang)
     for index, card in enumerate(cards):
-        seat = (leader + index) % n
-        spots[seat_position(view, seat)] = face_card(card, lang)
+        spots[seat_position(view, trick.seat_of(index, n))] = face_card(card, lang)
     empty = Text("")
     grid.add_row(empty, spots.get("top", empty), empty)
     grid.add_row(spots.get("left", empty), Text("♣♦♥♠" if not cards else "", style="green"),
@@ -444,7 +439,7 @@ def render_table(view: TableView, lang: Language, log: Sequence[str] = ()) -> Re
     side.add_column()
     side.add_column()
     facts: list[RenderableType] = [score_sheet(view, lang)]
-    if rules.review_tricks and not view.per_player:
+    if info.points_taken and not view.per_player:
         facts.append(Text(lang.text("points_taken", us=info.points_taken[view.us],
                                     them=info.points_taken[1 - view.us])))
     if rules.decks > 1:
@@ -512,14 +507,16 @@ def plain_table(view: TableView, lang: Language) -> list[str]:
     ]
     if compact(view):
         lines.append(plain_seats(view, lang))
-    cards, leader, winner = trick_cards(view)
-    if cards:
-        played = [f"{view.names[(leader + i) % n]} {lang.card(c)}" for i, c in enumerate(cards)]
-        lines.append(" · ".join(played) + ("" if winner is None else " → " + view.names[winner]))
+    trick = cloth_trick(view)
+    if trick.cards:
+        played = [f"{view.names[trick.seat_of(i, n)]} {lang.card(c)}"
+                  for i, c in enumerate(trick.cards)]
+        lines.append(" · ".join(played) + ("" if trick.winner is None
+                                           else " → " + view.names[trick.winner]))
     elif info.phase == "play":
         lines.append(lang.text("cloth_empty"))
     lines.extend(auction_lines(view, lang))
-    if rules.review_tricks and not view.per_player:
+    if info.points_taken and not view.per_player:
         lines.append(lang.text("points_taken", us=info.points_taken[us],
                                them=info.points_taken[1 - us]))
     numbers = ({card: i + 1 for i, card in enumerate(view.choices)}

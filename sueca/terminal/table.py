@@ -20,7 +20,6 @@ plain one); the loop only says what happened and asks for lines of input.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import os
 import random
@@ -51,7 +50,7 @@ from sueca.cards import (
     parse_card,
     suit_cards_high_to_low,
 )
-from sueca.infostate import InformationState, common_knowledge
+from sueca.infostate import InformationState, common_information
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
 from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
@@ -256,17 +255,6 @@ def lowest_bid(rules: Rules, bids: Sequence[int]) -> int:
     only a pass is left): above the highest so far where bids must rise."""
     highest = max(bids, default=PASS)
     return max(MIN_BID, highest + 1) if rules.bid_must_rise else MIN_BID
-
-
-def public_teams(infos: Sequence[InformationState]) -> tuple[int | None, ...]:
-    """Each seat's side where every seat knows it, else ``None``: at a bidding table the
-    partner stays unknown here until the called card is played."""
-    if not infos[0].teams:
-        return ()
-    return tuple(
-        sides.pop() if len(sides := {info.teams[seat] for info in infos}) == 1 else None
-        for seat in range(len(infos))
-    )
 
 
 def numbered_moves(info: InformationState) -> list[Card]:
@@ -520,18 +508,10 @@ class Table:
 
     def public_info(self, state: State, bottom: int) -> InformationState:
         """What every seat knows: the view for a screen nobody in particular faces (between
-        hot-seat turns, or a table of bots). Built from the seats' own information states:
-        the cards every seat knows, and the sides every seat knows (a secret partner stays
-        secret here until the called card is played)."""
+        hot-seat turns, or a table of bots): the cards and the sides every seat knows (a
+        secret partner stays secret here until the called card is played)."""
         infos = [state.information_state(s) for s in range(self.rules.players)]
-        known = common_knowledge(infos)
-        teams = public_teams(infos)
-        taken = [0, 0]
-        for seat, side in enumerate(teams):
-            if side is not None:
-                taken[side] += infos[0].seat_points[seat]
-        return dataclasses.replace(infos[bottom], hand=known[bottom], known=known, teams=teams,
-                                   points_taken=tuple(taken))
+        return common_information(infos, bottom)
 
     def spectator_view(self, state: State, bottom: int | None = None) -> TableView:
         """The table between turns: the facing human's own view, or the public one (drawn

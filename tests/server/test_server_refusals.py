@@ -143,7 +143,7 @@ def test_a_dropped_player_is_away_then_a_bot_plays_until_they_return(tmp_path: P
                 if view["actor"] == 0:
                     await ana.send({"type": "play", "card": view["legal"][0]})
                 seat1_moves = [i for i in range(len(start), len(state.plays))
-                               if state.seat_of_play(i) == 1]
+                               if state.played_by()[i] == 1]
                 if len(seat1_moves) >= 2:
                     break
                 assert loop.time() < deadline, "no bot stood in for the away player"
@@ -187,7 +187,7 @@ def test_an_invited_player_who_never_comes_gets_a_stand_in_until_he_does(tmp_pat
                 state = server.room(table["id"]).table.state
                 if view["actor"] == 0:
                     await ana.send({"type": "play", "card": view["legal"][0]})
-                if any(state.seat_of_play(i) == 1 for i in range(len(state.plays))):
+                if 1 in state.played_by():
                     break
                 assert loop.time() < deadline, "nobody stood in for the invitee"
                 await asyncio.sleep(0.05)

@@ -135,6 +135,18 @@ def test_review_tricks_tables_show_past_tricks(tmp_path: Path) -> None:
         t["points"] for t in view["past_tricks"])
 
 
+def test_taken_tricks_and_points_are_shown_to_all_once_the_deal_is_over(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = new_table(store, seed=4)
+    play_cards(table, 40)
+    assert table.phase == "deal_over"
+    for view in (seat_view(table, 1, ["present"] * 4, set()),
+                 public_view(table, ["present"] * 4, set())):
+        assert view["points_taken"] == view["summary"]["points"]
+        assert len(view["past_tricks"]) == 10
+        assert sum(t["points"] for t in view["past_tricks"]) == 120
+
+
 def test_serve_is_a_command_and_refuses_a_negative_grace() -> None:
     from typer.testing import CliRunner
 
@@ -257,17 +269,6 @@ def test_the_views_of_a_bidding_table_keep_the_partner_secret(tmp_path: Path) ->
     public = public_view(table, presence, set())
     assert public["sides"] == [0 if s == declarer else None for s in range(5)]
     assert [s["team"] for s in public["seats"]] == [None] * 5
-
-
-def test_common_sides_are_what_every_seat_knows() -> None:
-    from sueca.server.views import common_sides
-
-    class Info:
-        def __init__(self, teams: tuple[int | None, ...]) -> None:
-            self.teams = teams
-
-    infos = [Info((0, None, 1)), Info((0, 1, 1)), Info((0, None, 1))]
-    assert common_sides(infos) == [0, None, 1]  # type: ignore[arg-type]
 
 
 def test_lobby_seats_with_a_dummy() -> None:
