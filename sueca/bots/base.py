@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 from sueca.auction import PASS, bid_error, call_error
-from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_suit, make_card
+from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_rank, card_suit, make_card
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -22,6 +23,24 @@ def playable(info: InformationState) -> tuple[Card, ...]:
     if not legal:
         raise ValueError(f"seat {info.seat} has no card to play now")
     return legal
+
+
+def beats(card: Card, best: Card, trump: int) -> bool:
+    """Whether ``card``, played to a trick that ``best`` is winning, takes the lead: a higher
+    card of its suit, or a trump on a card of another suit (of two copies of one card the first
+    played holds)."""
+    if card_suit(card) == card_suit(best):
+        return card_rank(card) > card_rank(best)
+    return card_suit(card) == trump
+
+
+def winning_index(cards: Sequence[Card], trump: int) -> int:
+    """The position of the card winning a trick, its cards in play order (the lead first)."""
+    best = 0
+    for index in range(1, len(cards)):
+        if beats(cards[index], cards[best], trump):
+            best = index
+    return best
 
 
 def sides(info: InformationState) -> tuple[tuple[int, ...], tuple[int, ...]]:

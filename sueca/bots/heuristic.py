@@ -18,7 +18,7 @@ counted as an opponent (see :func:`sueca.bots.base.sides`).
 
 from __future__ import annotations
 
-from sueca.bots.base import Bot, playable, sides
+from sueca.bots.base import Bot, beats, playable, sides, winning_index
 from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import (
     Card,
@@ -97,20 +97,12 @@ class _View:
             self.trumps_outside() > 0
         )
 
-    def beats(self, card: Card, best: Card) -> bool:
-        if card_suit(card) == card_suit(best):
-            return card_rank(card) > card_rank(best)
-        return card_suit(card) == self.trump
-
     def trick_state(self) -> tuple[Card, int, int]:
         """The winning card of the trick in progress, its seat, and the points in it."""
-        info = self.info
-        n = info.rules.players
-        best, best_seat = info.trick[0], info.leader
-        for i, card in enumerate(info.trick[1:], start=1):
-            if self.beats(card, best):
-                best, best_seat = card, (info.leader + i) % n
-        return best, best_seat, sum(card_points(c) for c in info.trick)
+        trick = self.info.current_trick()
+        index = winning_index(trick.cards, self.trump)
+        return (trick.cards[index], trick.seat_of(index, self.info.rules.players),
+                sum(card_points(c) for c in trick.cards))
 
     def still_to_play(self) -> list[int]:
         info = self.info
@@ -182,7 +174,7 @@ class _View:
                 return card, "partner has this trick: feed it points"
             return self.cheapest(legal), "partner is winning but may be beaten: play low"
 
-        winners = [c for c in legal if self.beats(c, best)]
+        winners = [c for c in legal if beats(c, best, self.trump)]
         holding = [
             c for c in winners
             if not later_opponents or (

@@ -29,7 +29,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from sueca.bots.base import Bot, sides
+from sueca.bots.base import Bot, beats, sides, winning_index
 from sueca.cards import Card, CardMask, card_points, card_rank, card_suit, mask_cards
 from sueca.infostate import InformationState
 from sueca.rules import Rules
@@ -49,24 +49,17 @@ def _history(info: InformationState) -> list[_Play]:
     n = info.rules.players
     trump = info.trump
     out: list[_Play] = []
-    leader = info.opening_leader
     best: Card = -1
     led = -1
-    for index, card in enumerate(info.plays):
-        trick, position = divmod(index, n)
-        if position == 0:
-            if trick > 0:
-                leader = info.trick_winners[trick - 1]
+    for index, (card, seat) in enumerate(zip(info.plays, info.played_by(), strict=True)):
+        if index % n == 0:
             best, led = card, card_suit(card)
-            out.append(_Play(leader, card, led, False, True))
+            out.append(_Play(seat, card, led, False, True))
             continue
-        suit, best_suit = card_suit(card), card_suit(best)
-        takes = (suit == best_suit and card_rank(card) > card_rank(best)) or (
-            suit == trump and best_suit != trump
-        )
+        takes = beats(card, best, trump)
         if takes:
             best = card
-        out.append(_Play((leader + position) % n, card, led, True, takes))
+        out.append(_Play(seat, card, led, True, takes))
     return out
 
 
@@ -145,18 +138,8 @@ def echo_card(info: InformationState, card: Card) -> Card:
 
 def _takes(info: InformationState, card: Card) -> bool:
     """Whether ``card`` played now would be the trick's winning card."""
-    trump = info.trump
-    best = info.trick[0]
-    for played in info.trick[1:]:
-        if _beats(played, best, trump):
-            best = played
-    return _beats(card, best, trump)
-
-
-def _beats(card: Card, best: Card, trump: int) -> bool:
-    if card_suit(card) == card_suit(best):
-        return card_rank(card) > card_rank(best)
-    return card_suit(card) == trump
+    trick = info.trick
+    return beats(card, trick[winning_index(trick, info.trump)], info.trump)
 
 
 class SignalBot(Bot):
