@@ -9,7 +9,7 @@ from core_support import RULE_SETS, SWEEP
 
 from sueca.arena import play_deal, run_duplicate
 from sueca.arena.play import play_out
-from sueca.bots import BOTS, Bot, make_bot
+from sueca.bots import BOTS, Bot, IsmctsBot, PimcBot, make_bot
 from sueca.cards import Card
 from sueca.deal import deal_cards
 from sueca.infostate import InformationState
@@ -186,3 +186,69 @@ def test_the_arena_refuses_to_measure_a_cheating_bot() -> None:
                        make_bot("random", 3)]
     with pytest.raises(BotError):
         play_deal(STANDARD, deal_cards(STANDARD, 3, random.Random(4)), bots)
+
+
+# ---- bot options ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "option", "value"), [
+    ("pimc:worlds=8:min_worlds=0", "min_worlds", "'0'"),
+    ("pimc:nodes=-1", "nodes", "'-1'"),
+    ("pimc:time=0", "time", "'0'"),
+    ("pimc:samples=2.5", "samples", "'2.5'"),
+    ("ismcts:iterations=0", "iterations", "'0'"),
+    ("ismcts:c=-0.1", "c", "'-0.1'"),
+    ("ismcts:time=nan", "time", "'nan'"),
+    ("ismcts:n=many", "n", "'many'"),
+])
+def test_a_bad_option_value_names_the_bot_option_and_value(spec: str, option: str,
+                                                           value: str) -> None:
+    name = spec.partition(":")[0]
+    with pytest.raises(ValueError, match=f"^{name} option {option}={value} is not a valid value"):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize("kind", [PimcBot, IsmctsBot])
+def test_a_bad_option_changes_nothing(kind: type[PimcBot] | type[IsmctsBot]) -> None:
+    bot = kind(seed=1)
+    before = dict(vars(bot))
+    # A good option (time) before the bad one: it is not set either.
+    for options in ({"time": "1", "depth": "3"}, {"time": "1", "c": "x", "nodes": "x"}):
+        with pytest.raises(ValueError, match=bot.name):
+            bot.configure(options)
+        assert vars(bot) == before
+
+
+def test_an_unknown_option_lists_the_bots_options() -> None:
+    with pytest.raises(ValueError, match=r"pimc has no option 'depth' \(options: worlds, nodes, "
+                                         r"time, min_worlds\)"):
+        make_bot("pimc:depth=3")
+    with pytest.raises(ValueError, match=r"ismcts has no option 'depth' \(options: iterations, "
+                                         r"time, c\)"):
+        make_bot("ismcts:depth=3")
+
+
+def test_option_aliases_and_a_time_budget() -> None:
+    pimc = make_bot("pimc:samples=5:time=0.5")
+    assert isinstance(pimc, PimcBot)
+    assert (pimc.worlds, pimc.time_limit, pimc.nodes) == (5, 0.5, None)  # the clock alone
+    both = make_bot("pimc:nodes=1000:time=0.5")  # either order: both budgets
+    assert isinstance(both, PimcBot) and (both.time_limit, both.nodes) == (0.5, 1000)
+    ismcts = make_bot("ismcts:n=7:exploration=1.5")
+    assert isinstance(ismcts, IsmctsBot) and (ismcts.iterations, ismcts.exploration) == (7, 1.5)
+
+
+def test_winning_index_finds_the_card_that_takes_the_trick() -> None:
+    from sueca.bots.base import winning_index
+    from sueca.cards import parse_cards
+
+    hearts = 1
+    for text, trump, winner in [
+        ("2S AS 7S 3H", 0, 1),  # the ace of the suit led
+        ("2S AS 7S 3H", hearts, 3),  # a trump on another suit
+        ("2S AS 2H 3H", hearts, 3),  # an overtrump
+        ("KD AC 7H QD", 0, 0),  # cards of other suits and a lower one take nothing
+    ]:
+        assert winning_index(parse_cards(text), trump) == winner, text
+    # Two copies of one card (two decks): the first played holds the trick.
+    assert winning_index([parse_cards("AS")[0] + 40, parse_cards("AS")[0]], hearts) == 0

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from sueca.auction import PASS, bid_error, call_error
 from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_rank, card_suit, make_card
@@ -71,6 +72,52 @@ def sides(info: InformationState) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 side = 1 if seat not in holders else 0
                 (partners if side == mine else opponents).add(seat)
     return tuple(sorted(partners)), tuple(sorted(opponents | (set(unknown) - partners)))
+
+
+@dataclass(frozen=True)
+class BotOption:
+    """One option of a bot spec (``pimc:worlds=16``): its names (the first is the one listed
+    and the key of :func:`parse_options`'s answer, the others aliases), its type, and its
+    least value; with ``above`` the value must be greater than ``least``, not equal to it."""
+
+    names: tuple[str, ...]
+    kind: type[int] | type[float]
+    least: float
+    above: bool = False
+
+    def parse(self, text: str) -> int | float | None:
+        """The value ``text`` gives, or ``None`` when it is not one this option takes."""
+        try:
+            value = self.kind(text)
+        except ValueError:
+            return None
+        # Written so that NaN, which compares false with everything, is refused too.
+        return value if (value > self.least if self.above else value >= self.least) else None
+
+    def wanted(self) -> str:
+        number = "a whole number" if self.kind is int else "a number"
+        return f"{number} {'above' if self.above else 'of at least'} {self.least:g}"
+
+
+def parse_options(bot: str, options: Mapping[str, str], known: Sequence[BotOption]
+                  ) -> dict[str, int | float]:
+    """The values of a bot spec's options (``{"worlds": "16"}``), each under its option's
+    first name. An unknown option, or a value of the wrong type or out of bounds, raises
+    ``ValueError`` naming the bot, the option and the value; since nothing is returned in
+    part, a bot that sets its options from the answer is left as it was."""
+    by_name = {name: option for option in known for name in option.names}
+    values: dict[str, int | float] = {}
+    for key, text in options.items():
+        option = by_name.get(key)
+        if option is None:
+            listed = ", ".join(o.names[0] for o in known)
+            raise ValueError(f"{bot} has no option {key!r} (options: {listed})")
+        value = option.parse(text)
+        if value is None:
+            raise ValueError(f"{bot} option {key}={text!r} is not a valid value "
+                             f"({option.wanted()})")
+        values[option.names[0]] = value
+    return values
 
 
 class Bot(ABC):

@@ -31,13 +31,18 @@ import random
 import time
 from collections.abc import Mapping
 
-from sueca.bots.base import Bot, playable
+from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import Card, card_name
 from sueca.infostate import InformationState
 from sueca.state import State
 
 DEFAULT_ITERATIONS = 1000
+OPTIONS = (
+    BotOption(("iterations", "n"), int, 1),
+    BotOption(("time",), float, 0, above=True),
+    BotOption(("c", "exploration"), float, 0),
+)
 
 
 class _Node:
@@ -76,29 +81,15 @@ class IsmctsBot(Bot):
 
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a bot spec such as ``ismcts:iterations=200:c=0.5`` or
-        ``ismcts:time=0.5``; an unknown option or a bad value raises ``ValueError``."""
-        for key, value in options.items():
-            try:
-                if key in ("iterations", "n"):
-                    self.iterations = int(value)
-                    if self.iterations < 1:
-                        raise ValueError
-                elif key == "time":
-                    self.time_limit = float(value)
-                    if self.time_limit <= 0:
-                        raise ValueError
-                elif key in ("c", "exploration"):
-                    self.exploration = float(value)
-                    if self.exploration < 0:
-                        raise ValueError
-                else:
-                    raise KeyError(key)
-            except KeyError:
-                raise ValueError(
-                    f"ismcts has no option {key!r} (options: iterations, time, c)"
-                ) from None
-            except ValueError:
-                raise ValueError(f"ismcts option {key}={value!r} is not a valid value") from None
+        ``ismcts:time=0.5``; an unknown option or a bad value raises ``ValueError`` and
+        changes nothing."""
+        values = parse_options(self.name, options, OPTIONS)
+        if "iterations" in values:
+            self.iterations = int(values["iterations"])
+        if "time" in values:
+            self.time_limit = values["time"]
+        if "c" in values:
+            self.exploration = values["c"]
 
     def choose(self, info: InformationState) -> Card:
         return self.search(info)[0]

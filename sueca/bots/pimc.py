@@ -50,7 +50,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from sueca.bots.base import Bot, playable
+from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.heuristic import HeuristicBot
 from sueca.cards import Card, card_name
 from sueca.infostate import InformationState
@@ -68,6 +68,12 @@ _START_RATE = 5_000_000.0
 _TABLE_BITS = 17  # 2 << 20 entries, 16 MB: a bot's own table, emptied at every move
 # Search nodes one card of a heuristic rollout counts for (both take about 0.1 ms).
 ROLLOUT_NODE_COST = 1000
+OPTIONS = (
+    BotOption(("worlds", "samples"), int, 1),
+    BotOption(("nodes",), int, 0),
+    BotOption(("time",), float, 0, above=True),
+    BotOption(("min_worlds",), int, 1),
+)
 
 
 class PimcBot(Bot):
@@ -98,34 +104,19 @@ class PimcBot(Bot):
 
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a bot spec such as ``pimc:worlds=16``, ``pimc:time=1`` or
-        ``pimc:nodes=0``; an unknown option or a bad value raises ``ValueError``."""
-        for key, value in options.items():
-            try:
-                if key in ("worlds", "samples"):
-                    self.worlds = int(value)
-                    if self.worlds < 1:
-                        raise ValueError
-                elif key == "min_worlds":
-                    self.min_worlds = int(value)
-                    if self.min_worlds < 1:
-                        raise ValueError
-                elif key == "nodes":
-                    self.nodes = int(value)
-                    if self.nodes < 0:
-                        raise ValueError
-                elif key == "time":
-                    self.time_limit = float(value)
-                    if self.time_limit <= 0:
-                        raise ValueError
-                    self.nodes = None  # the clock is the budget now
-                else:
-                    raise KeyError(key)
-            except KeyError:
-                raise ValueError(
-                    f"pimc has no option {key!r} (options: worlds, nodes, time, min_worlds)"
-                ) from None
-            except ValueError:
-                raise ValueError(f"pimc option {key}={value!r} is not a valid value") from None
+        ``pimc:nodes=0``; an unknown option or a bad value raises ``ValueError`` and changes
+        nothing. A time budget replaces the default node budget; with ``nodes`` given too,
+        whichever runs out first ends the move."""
+        values = parse_options(self.name, options, OPTIONS)
+        if "time" in values:
+            self.time_limit = values["time"]
+            self.nodes = None  # the clock is the budget now
+        if "worlds" in values:
+            self.worlds = int(values["worlds"])
+        if "min_worlds" in values:
+            self.min_worlds = int(values["min_worlds"])
+        if "nodes" in values:
+            self.nodes = int(values["nodes"])
 
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
