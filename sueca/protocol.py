@@ -219,8 +219,7 @@ class SeatFeed:
         for index in range(sent.plays, len(info.plays)):
             card = info.plays[index]
             if rules.decks > 1 and card < DECK_SIZE:
-                _renumber(sent.told, seats[index], card, info.dealer, info.trump_card,
-                          card == info.trump_card)
+                _renumber(sent.told, seats[index], card)
             played: dict[str, Any] = {"type": "played", "seat": seats[index],
                                       "card": card_name(card)}
             if rules.decks > 1 and card == info.trump_card:
@@ -255,18 +254,16 @@ class SeatFeed:
         return out
 
 
-def _renumber(told: list[CardMask], player: int, card: Card, dealer: int,
-              turned: Card | None, is_turned: bool) -> None:
+def _renumber(told: list[CardMask], player: int, card: Card) -> None:
     """Follow in ``told`` the renumbering a two-deck state (``sueca.state._TwoDeckState``)
     does at the first play of a face, ``card`` (< 40): the first copy of a face played is
-    always ``card``, the other copy from then on ``card + 40``, wherever it is. ``is_turned``:
-    the card played is the turned card itself.
+    always ``card``, the other copy from then on ``card + 40``, wherever it is.
 
     A seat other than the player told of one copy of the face, as ``card``, holds it still:
     it is ``card + 40`` now. The player told of one copy (the turned card, or his whole hand
-    holding one copy) played it, so it is ``card``, unless it is the turned card and he
-    played its twin: the turned card then stays in his hand as ``card + 40``. A seat told of
-    both copies is told of both still."""
+    holding one copy) played it, so it is ``card``; the dealer holding the turned card and
+    its twin always plays the turned card, as the table sees it. A seat told of both copies
+    is told of both still."""
     low, high = 1 << card, 1 << (card + DECK_SIZE)
     both = low | high
     for seat, mask in enumerate(told):
@@ -277,9 +274,7 @@ def _renumber(told: list[CardMask], player: int, card: Card, dealer: int,
             if held == low:
                 told[seat] = mask ^ both
             continue
-        kept = seat == dealer and turned is not None and card_face(turned) == card and (
-            not is_turned)
-        told[seat] = (mask & ~both) | (high if kept else low)
+        told[seat] = (mask & ~both) | low
 
 
 class ExternalBot(Bot):

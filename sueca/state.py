@@ -651,13 +651,20 @@ class _TwoDeckState(State):
     are (his hand, another hand, the set-aside pile, the turned card) before the card goes to
     the trick; :meth:`pop` exchanges them back. Identical cards are identical in play, so only
     the numbering changes, and every information state shows plays in that anonymous order.
+
+    Likewise the dealer holding the turned card and its twin: whichever he plays, the table
+    sees the turned card go (nobody can tell the two apart), so the card played becomes the
+    turned card and the twin he keeps stays hidden. Were the turned card left in his hand, every
+    seat would learn that he held two.
     """
 
-    __slots__ = ("_swapped",)
+    __slots__ = ("_swapped", "_turned_moves")
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         super().__init__(rules, deal)
         self._swapped: list[int] = []  # the play indexes at which the copies were exchanged
+        # (play index, the turned card's id before it) where a play became the turned card
+        self._turned_moves: list[tuple[int, Card]] = []
 
     def _exchange(self, face: Card) -> None:
         low = _BIT[face]
@@ -672,11 +679,16 @@ class _TwoDeckState(State):
             self.turned_card = turned ^ face ^ (face + DECK_SIZE)
 
     def push(self, card: Card) -> None:
+        turned = self.turned_card
+        hand = self.hands[self.to_play]
+        twins = _BIT[card % DECK_SIZE] | _BIT[card % DECK_SIZE + DECK_SIZE]
+        holds_turned_and_twin = (turned is not None and turned % DECK_SIZE == card % DECK_SIZE
+                                 and hand & twins == twins)
         face = card - DECK_SIZE
         if (
             0 <= face < DECK_SIZE
             and not self._auction
-            and self.hands[self.to_play] >> card & 1
+            and hand >> card & 1
             and not self.played_mask() >> face & 1
         ):
             self._exchange(face)
@@ -686,10 +698,18 @@ class _TwoDeckState(State):
                 self._exchange(face)
                 raise
             self._swapped.append(len(self.plays) - 1)
-            return
-        super().push(card)
+        else:
+            super().push(card)
+        played = self.plays[-1]
+        now_turned = self.turned_card
+        if holds_turned_and_twin and now_turned is not None and now_turned != played:
+            self._turned_moves.append((len(self.plays) - 1, now_turned))
+            self.turned_card = played
 
     def pop(self) -> Card:
+        moves = self._turned_moves
+        if moves and moves[-1][0] == len(self.plays) - 1:
+            self.turned_card = moves.pop()[1]
         card = super().pop()
         swapped = self._swapped
         if swapped and swapped[-1] == len(self.plays):

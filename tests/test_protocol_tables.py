@@ -29,6 +29,7 @@ from sueca.protocol import (
     ExternalBot,
     ProtocolError,
     SeatFeed,
+    copies,
     decode,
     encode,
     lowest_bid,
@@ -229,9 +230,9 @@ def assert_told_once(messages: Sequence[dict[str, Any]], deal: Deal) -> None:
 @pytest.mark.parametrize("open_hands", [False, True])
 @pytest.mark.parametrize("first", ["twin", "turned"])
 def test_the_turned_card_and_its_twin_stay_apart(first: str, open_hands: bool) -> None:
-    """Two decks: the dealer holds the turned card and its twin. Whichever he plays first,
-    every seat knows whether the turned card is still in his hand (``played`` says
-    ``turned`` for the turned card itself)."""
+    """Two decks: the dealer holds the turned card and its twin. Whichever copy he plays
+    first, the table sees the turned card go (``played`` says ``turned``) and his twin stays
+    hidden: no other seat is told he still holds that face, unless hands are open."""
     rules = preset("double8").replace(open_hands=open_hands)
     rng = random.Random(first)
     while True:
@@ -244,19 +245,25 @@ def test_the_turned_card_and_its_twin_stay_apart(first: str, open_hands: bool) -
     state = State(rules, deal)
     listeners = [Listener(rules, s) for s in range(8)]
     wanted = [twin, turned] if first == "twin" else [turned, twin]
+    face_played = False
     while not state.is_finished():
         for seat, listener in enumerate(listeners):
             assert_same(listener.sync(state), state.information_state(seat), f"seat {seat}")
+        if face_played and not open_hands:
+            onlooker = state.information_state((deal.dealer + 1) % 8)
+            held = onlooker.known[deal.dealer]
+            assert not any(held >> c & 1 for c in copies(card_face(turned), rules))
         legal = state.legal_moves()
         mine = [c for c in wanted if c in legal and state.to_play == deal.dealer]
         state.push(mine[0] if mine else rng.choice(legal))
+        face_played = face_played or card_face(state.plays[-1]) == card_face(turned)
     for seat, listener in enumerate(listeners):
         assert_same(listener.sync(state), state.information_state(seat), f"end, seat {seat}")
         assert_told_once(listener.messages, deal)
     flags = [m.get("turned", False) for m in listeners[1].messages
              if m["type"] == "played" and m["seat"] == deal.dealer
              and parse_card(m["card"]) == card_face(turned)]
-    assert flags == ([False, True] if first == "twin" else [True, False])
+    assert flags == [True, False]
 
 
 def test_deal_end_carries_the_set_aside_cards_and_every_hand() -> None:

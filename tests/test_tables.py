@@ -496,6 +496,40 @@ def test_which_copy_is_turned_says_nothing_about_the_twin() -> None:
     assert abs(second / both - 0.5) < 0.1, (second, both)
 
 
+
+@pytest.mark.parametrize("which", ["turned", "twin"])
+def test_the_dealer_playing_either_twin_plays_the_turned_card(which: str) -> None:
+    """Where the dealer holds the turned card and its twin, the first of the two he plays,
+    whichever copy he picks, is the turned card as the table sees it: nobody can tell
+    identical cards apart, so the twin he keeps stays hidden (were the turned card left in his
+    hand, every seat would learn he held two). Undoing the play restores everything."""
+    rules = preset("double8")
+    rng = random.Random("dealer's twins")
+    while True:
+        deal = deal_cards(rules, rng.randrange(8), rng)
+        assert deal.trump_card is not None
+        face = deal.trump_card % DECK_SIZE
+        twins = (1 << face) | (1 << (face + DECK_SIZE))
+        if deal.hands[deal.dealer] & twins == twins:
+            break
+    state = State(rules, deal)
+    while state.to_play != deal.dealer or not state.legal_mask() & twins:
+        legal = [c for c in state.legal_moves() if c % DECK_SIZE != face]
+        state.push(rng.choice(legal))
+    before = snapshot(state)
+    turned = state.turned_card
+    assert turned is not None
+    card = turned if which == "turned" else turned ^ face ^ (face + DECK_SIZE)
+    state.push(card)
+    assert state.turned_card == state.plays[-1]
+    assert not state.trump_card_held()
+    for seat in range(rules.players):
+        if seat != deal.dealer:
+            assert not state.information_state(seat).known[deal.dealer] & twins
+    assert state.hands[deal.dealer] & twins  # he still holds the twin, unseen
+    assert state.pop() == card
+    assert snapshot(state) == before
+
 @pytest.mark.parametrize(("points", "in_play", "games"), [
     ((121, 119), 240, (1, 0)),
     ((120, 120), 240, (0, 0)),  # exactly half: a tie
