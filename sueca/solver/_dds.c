@@ -337,7 +337,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
     int count = 0, scores[10];
     int my_team = S->team[seat];
     u64 beaters = 0, led_mask = 0;
-    int partner_winning = 0, safe = 1, last = P->n == 3;
+    int partner_winning = 0, safe = 1; /* (the fourth hand has a search of its own) */
     u64 opp_can = 0; /* what the opponents still to play in this trick may play */
     if (P->n) {
         beaters = beaters_of(S, P->win_card);
@@ -390,6 +390,7 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
         int c = __builtin_ctzll(m);
         int s = suit_of(c), r = c % 10;
         int p = S->points[c], score;
+        int ruff = s == S->trump && P->n && suit_of(P->cards[0]) != S->trump;
         if (c == hint) {
             score = 1000;
         } else if (P->n == 0) {
@@ -400,7 +401,8 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                  * trumps first was the commonest lead tried before the one that cut off). */
                 score = s == S->trump ? 120 + p : 200 + p;
             } else {
-                score = 100 - p - (s == S->trump ? 10 : 0) - r;
+                /* Low cards from the shortest suit first (on the way to a void). */
+                score = 100 - p - (s == S->trump ? 10 : 0) - r - 4 * popcount(mine & suit_mask(s));
                 /* The partner holds the suit's top card, above this hand's, and neither
                  * opponent can ruff it: a card led to him wins the trick for the side, so
                  * lead points into it (the most first). */
@@ -415,25 +417,26 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
                 if (partner_ruffs >> s & 1) score = 150 + p - r;
             }
         } else if (partner_winning) {
-            score = (last || safe) ? 100 + p : 50 - p - r;
+            score = safe ? 100 + p : 50 - p - r;
+            /* A trump on the partner's trick wastes it: after the cards of other suits. */
+            if (ruff) score -= 20;
             /* The partner's card would lose the trick and this one would not: take it over. */
-            if (!last && !safe && (beaters >> c & 1) && !(opp_can & beaters_of(S, c)))
+            if (!safe && (beaters >> c & 1) && !(opp_can & beaters_of(S, c)))
                 score = 120 + p;
         } else if (partner_takes) {
             score = 100 + p - r;
+            if (ruff) score -= 20;
         } else if (beaters >> c & 1) {
             /* A card that wins the trick whatever the opponents still to play do: the one
              * with the most points (but the cheapest trump, when ruffing); else the cheapest
              * card that wins for now. */
-            if (last)
-                score = 200 + p;
-            else if (!(opp_can & beaters_of(S, c)))
-                score = s == S->trump && suit_of(P->cards[0]) != S->trump ? 200 - 2 * p - r
-                                                                          : 200 + p - r;
+            if (!(opp_can & beaters_of(S, c)))
+                score = ruff ? 200 - 2 * p - r : 200 + p - r;
             else
                 score = 150 - r - (s == S->trump ? 10 : 0);
         } else {
-            score = 50 - 2 * p - (s == S->trump ? 10 : 0) - r;
+            /* A discard: the cheapest, from the shortest suit. */
+            score = 50 - 2 * p - (s == S->trump ? 10 : 0) - r - 2 * popcount(mine & suit_mask(s));
         }
         int i = count++;
         while (i > 0 && scores[i - 1] < score) {
@@ -483,12 +486,18 @@ static int fourth_hand(Solver *S, Pos *P, int target) {
     int moves[10], scores[10], count = fourth_runs(S, wins, others, 1, moves, 0);
     int nwins = count;
     count = fourth_runs(S, legal & ~wins, others, partner_winning, moves, count);
+    int ruffing = suit_of(P->cards[0]) != S->trump; /* any trump played here is a ruff */
     for (int i = 0; i < count; i++) {
         int c = moves[i], p = S->points[c], score;
+        int ruff = ruffing && suit_of(c) == S->trump;
+        /* Onto the partner's trick the most points, a ruff last (it wastes a trump); taking
+         * the trick with the most points, but ruffing with the cheapest trump (measured on
+         * the 200 deals of --seed 1: 5% fewer nodes for the cheapest ruff, 7% for the ruff
+         * last). */
         if (partner_winning)
-            score = 100 + p;
+            score = 100 + p - (ruff ? 20 : 0);
         else if (i < nwins)
-            score = 200 + p;
+            score = ruff ? 200 - 2 * p - c % 10 : 200 + p;
         else
             score = 50 - 2 * p - (suit_of(c) == S->trump ? 10 : 0) - c % 10;
         int j = i;
