@@ -429,11 +429,13 @@ static int ordered_moves(Solver *S, const Pos *P, int seat, int hint, int out[10
         } else if (beaters >> c & 1) {
             /* A card that wins the trick whatever the opponents still to play do: the one
              * with the most points (but the cheapest trump, when ruffing); else the cheapest
-             * card that wins for now. */
+             * card that wins for now, but second hand low on a lead worth nothing (after the
+             * discards; measured on 600 deals, --seed 1-3: 2-6% fewer nodes at the median,
+             * 1-2% in all). */
             if (!(opp_can & beaters_of(S, c)))
                 score = ruff ? 200 - 2 * p - r : 200 + p - r;
             else
-                score = 150 - r - (s == S->trump ? 10 : 0);
+                score = (P->n == 1 && !P->trick_pts ? 40 : 150) - r - (s == S->trump ? 10 : 0);
         } else {
             /* A discard: the cheapest, from the shortest suit. */
             score = 50 - 2 * p - (s == S->trump ? 10 : 0) - r - 2 * popcount(mine & suit_mask(s));
