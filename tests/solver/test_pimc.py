@@ -92,11 +92,18 @@ def test_too_few_worlds_fall_back_to_heuristic() -> None:
     assert "too few" in reason and card == make_bot("heuristic", seed=3).choose(info)
 
 
-@pytest.mark.parametrize("spec", ["pimc:worlds=0", "pimc:nodes=-1", "pimc:time=x",
-                                  "pimc:depth=3", "pimc:min_worlds=0"])
-def test_bad_options(spec: str) -> None:
-    with pytest.raises(ValueError, match="pimc"):
+@pytest.mark.parametrize(("spec", "named"), [
+    ("pimc:worlds=0", "worlds='0'"),
+    ("pimc:nodes=-1", "nodes='-1'"),
+    ("pimc:time=x", "time='x'"),
+    ("pimc:depth=3", "no option 'depth'"),
+    ("pimc:min_worlds=0", "min_worlds='0'"),
+])
+def test_bad_options(spec: str, named: str) -> None:
+    """A bad option is refused with a message naming the bot and what is wrong."""
+    with pytest.raises(ValueError, match="pimc") as caught:
         make_bot(spec)
+    assert named in str(caught.value)
 
 
 def test_plays_a_whole_deal() -> None:
