@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from sueca.auction import Contract
 from sueca.cards import SUITS, Card, CardMask, card_suit, cards_mask, mask_cards
 from sueca.deal import Deal
+from sueca.redeal import may_ask
 from sueca.rules import Rules
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ class InformationState:
     # None not known yet (a bidding table, before the called card is played).
     teams: tuple[int | None, ...] = ()
     seat_points: tuple[int, ...] = ()  # card points each seat has taken (public: the plays)
+    # weak_hand_redeal: the answers so far, in asking order from the opening leader (False
+    # kept, True asked for a new deal: the last answer then), and who asked. Public: every seat
+    # hears every answer, and keeping is always allowed, so a keep tells nothing of a hand.
+    redeal_answers: tuple[bool, ...] = ()
+    redeal_by: int | None = None
     _sampler: list[_WorldSampler] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
@@ -137,6 +143,8 @@ class InformationState:
             contract=state.contract,
             teams=teams,
             seat_points=tuple(state.seat_points),
+            redeal_answers=tuple(state.redeal_answers),
+            redeal_by=state.redeal_by,
         )
 
     @staticmethod
@@ -199,6 +207,19 @@ class InformationState:
     @property
     def trick_number(self) -> int:
         return len(self.trick_winners)
+
+    def may_ask_redeal(self) -> bool:
+        """Whether this seat may ask for a new deal now (``weak_hand_redeal``): its turn to
+        answer, and its hand weak enough (:mod:`sueca.redeal`). Keeping is always allowed."""
+        return (self.phase == "redeal" and self.to_play == self.seat
+                and may_ask(self.rules, self.hand, self.seat, self.opening_leader))
+
+    def redeal_answers_allowed(self) -> tuple[bool, ...]:
+        """The answers this seat may give now: keep (``False``), and ask (``True``) where its
+        hand is weak enough; empty when it is not this seat's turn to answer."""
+        if self.phase != "redeal" or self.to_play != self.seat:
+            return ()
+        return (False, True) if self.may_ask_redeal() else (False,)
 
     @property
     def played(self) -> CardMask:
@@ -284,6 +305,12 @@ class InformationState:
 
         dealt = self.hands_as_dealt(self.sample_world(rng))
         state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
+        if self.redeal_by is not None:
+            # An ask ended the deal: there is nothing left to search, and the asker's hand in
+            # a sampled world need not be weak enough to ask.
+            raise ValueError(f"the deal is annulled: seat {self.redeal_by} asked for a new deal")
+        for ask in self.redeal_answers:
+            state.answer_redeal(ask)  # every answer here kept: always allowed
         for bid in self.bids:
             state.bid(bid)
         if self.contract is not None:

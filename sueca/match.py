@@ -28,6 +28,17 @@ class MatchOverError(RuntimeError):
     """A deal was asked for after the match was won."""
 
 
+@dataclass(frozen=True)
+class AnnulledDeal:
+    """A deal annulled before the opening lead because a seat asked for a new deal
+    (``weak_hand_redeal``): nobody scored, and the same dealer dealt again. ``before`` is the
+    index in :attr:`Match.deals` of the deal that was then played (or will be)."""
+
+    deal: Deal
+    asked_by: int
+    before: int
+
+
 @dataclass
 class Match:
     """The running score of a match: per team, or at a bidding table per player (each
@@ -41,6 +52,7 @@ class Match:
     results: list[HandResult] = field(default_factory=list)
     deals: list[Deal] = field(default_factory=list)
     winner: int | None = None
+    annulled: list[AnnulledDeal] = field(default_factory=list)  # weak_hand_redeal's new deals
 
     def __post_init__(self) -> None:
         if not self.score:
@@ -48,7 +60,8 @@ class Match:
 
     @property
     def dealer(self) -> int:
-        """The dealer of the next deal: the deal passes to the next seat after each hand."""
+        """The dealer of the next deal: the deal passes to the next seat after each hand (an
+        annulled deal is no hand: its dealer deals again)."""
         return (self.first_dealer + len(self.results)) % self.rules.players
 
     @property
@@ -75,8 +88,30 @@ class Match:
         self.deals.append(deal)
         return State(self.rules, deal)
 
+    def annul_deal(self, state: State) -> AnnulledDeal:
+        """Set aside a deal that a seat annulled by asking for a new deal (``state.phase`` is
+        ``redealt``): no points, and the same dealer deals next."""
+        if state.redeal_by is None:
+            raise ValueError(f"the deal is not annulled ({state.phase}): nobody asked for a "
+                             "new deal")
+        if self.is_over:
+            raise MatchOverError(f"the match is over: {self.winner_name} has won it")
+        if len(self.deals) > len(self.results):  # dealt by start_deal: no longer in play
+            if self.deals[-1] != state.deal:
+                raise ValueError("that deal is not this match's deal in progress")
+            self.deals.pop()
+        if state.deal.dealer != self.dealer:
+            raise ValueError(f"deal by seat {state.deal.dealer}, but seat {self.dealer} deals "
+                             "now")
+        annulled = AnnulledDeal(state.deal, state.redeal_by, len(self.deals))
+        self.annulled.append(annulled)
+        return annulled
+
     def finish_deal(self, state: State) -> HandResult:
         """Score a finished hand and move the match on."""
+        if state.redeal_by is not None:
+            raise ValueError(f"the deal is annulled (seat {state.redeal_by} asked for a new "
+                             "deal): set it aside with annul_deal")
         if not state.is_finished():
             raise ValueError("the hand is not finished")
         if self.is_over:

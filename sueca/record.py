@@ -38,6 +38,7 @@ from sueca.cards import (
 from sueca.deal import Deal, DealError, number_copies
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.match import Match
+from sueca.redeal import hand_points, redeal_order
 from sueca.rules import Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
@@ -57,6 +58,10 @@ class DealRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     bids: Any = None  # a bidding table's auction, in bidding order (0 passes)
     called_card: Any = None  # the declarer's called card
+    # weak_hand_redeal: the deals annulled before this one, in order (each a DealRecord with
+    # ``asked_by`` and no plays), and in such an entry the seat that asked for a new deal.
+    redeals: list[DealRecord] | None = None
+    asked_by: Any = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dealer": self.dealer, "hands": self.hands}
@@ -66,6 +71,12 @@ class DealRecord:
             out["bids"] = self.bids
         if self.called_card is not None:
             out["called_card"] = self.called_card
+        if self.asked_by is not None:  # an annulled deal: nothing was played
+            out["asked_by"] = self.asked_by
+            out.update(self.extra)
+            return out
+        if self.redeals:
+            out["redeals"] = [r.to_json() for r in self.redeals]
         out["plays"] = self.plays
         out.update(self.extra)
         return out
@@ -112,7 +123,16 @@ class DealRecord:
 
     @classmethod
     def from_state(cls, state: State) -> DealRecord:
+        """The deal as played so far; a deal annulled by a seat asking for a new deal
+        (``weak_hand_redeal``) is the entry of a ``redeals`` list: its cards and the asker."""
         deal = state.deal
+        if state.redeal_by is not None:
+            return cls(
+                dealer=deal.dealer,
+                hands=[format_mask(h) for h in deal.hands],
+                trump_card=None if deal.trump_card is None else card_name(deal.trump_card),
+                asked_by=state.redeal_by,
+            )
         bidding = state.rules.bidding
         return cls(
             dealer=deal.dealer,
@@ -134,6 +154,9 @@ class GameRecord:
     first_dealer: Any
     deals: list[DealRecord]
     extra: dict[str, Any] = field(default_factory=dict)
+    # Deals annulled after the last one of ``deals`` (a record saved before the same dealer
+    # dealt again): written as the top-level ``pending_redeals``.
+    pending_redeals: list[DealRecord] = field(default_factory=list)
 
     def parsed_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
@@ -142,8 +165,21 @@ class GameRecord:
     def from_states(
         cls, rules: Rules, first_dealer: int, states: Sequence[State], **extra: Any
     ) -> GameRecord:
-        return cls(rules.to_dict(), first_dealer, [DealRecord.from_state(s) for s in states],
-                   dict(extra))
+        """The record of a match's deals in order. Deals annulled by a seat asking for a new
+        deal (``weak_hand_redeal``) may be among them: each is written in the ``redeals`` of
+        the deal played after it, so that readers that know nothing of them read the deals
+        that were played, dealer after dealer, as before."""
+        deals: list[DealRecord] = []
+        annulled: list[DealRecord] = []
+        for state in states:
+            entry = DealRecord.from_state(state)
+            if entry.asked_by is not None:
+                annulled.append(entry)
+                continue
+            if annulled:
+                entry.redeals, annulled = annulled, []
+            deals.append(entry)
+        return cls(rules.to_dict(), first_dealer, deals, dict(extra), annulled)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.rules, "first_dealer": self.first_dealer}
@@ -151,10 +187,13 @@ class GameRecord:
             out["players"] = self.parsed_rules().players
         out.update(self.extra)
         out["deals"] = [d.to_json() for d in self.deals]
+        if self.pending_redeals:
+            out["pending_redeals"] = [r.to_json() for r in self.pending_redeals]
         return out
 
 
-_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card")
+_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card", "redeals")
+_REDEAL_KEYS = ("dealer", "hands", "trump_card", "asked_by")
 
 
 def loads(text: str) -> GameRecord:
@@ -198,14 +237,36 @@ def from_json(data: Any) -> GameRecord:
             if not isinstance(item.get(key, []), list):
                 raise RecordFormatError(f"deal {index}: {key!r} must be a list")
         extra = {k: v for k, v in item.items() if k not in _DEAL_KEYS}
+        redeals = None
+        if "redeals" in item:
+            redeals = _redeals_from_json(item["redeals"], f"deal {index}'s 'redeals'", parsed)
         deals.append(DealRecord(
             item["dealer"], item["hands"], item.get("trump_card"), item.get("plays", []), extra,
-            bids=item.get("bids"), called_card=item.get("called_card"),
+            bids=item.get("bids"), called_card=item.get("called_card"), redeals=redeals,
         ))
     first_dealer = data.get("first_dealer", deals[0].dealer if deals else 0)
     extra = {k: v for k, v in data.items()
-             if k not in ("rules", "first_dealer", "players", "deals")}
-    return GameRecord(rules, first_dealer, deals, extra)
+             if k not in ("rules", "first_dealer", "players", "deals", "pending_redeals")}
+    pending = _redeals_from_json(data.get("pending_redeals", []), "'pending_redeals'", parsed)
+    return GameRecord(rules, first_dealer, deals, extra, pending)
+
+
+def _redeals_from_json(data: Any, where: str, rules: Rules) -> list[DealRecord]:
+    """The annulled deals of a ``redeals`` (or ``pending_redeals``) list."""
+    if not isinstance(data, list):
+        raise RecordFormatError(f"{where} must be a list")
+    out = []
+    for number, item in enumerate(data):
+        if not isinstance(item, dict):
+            raise RecordFormatError(f"{where}: entry {number} is not an object")
+        missing = [k for k in _REDEAL_KEYS if k not in item and not (
+            k == "trump_card" and rules.bidding)]
+        if missing:
+            raise RecordFormatError(f"{where}: entry {number} has no {missing[0]!r}")
+        extra = {k: v for k, v in item.items() if k not in _REDEAL_KEYS}
+        out.append(DealRecord(item["dealer"], item["hands"], item.get("trump_card"), [], extra,
+                              asked_by=item["asked_by"]))
+    return out
 
 
 def dumps(record: GameRecord) -> str:
@@ -259,6 +320,19 @@ def replay(record: GameRecord) -> Replay:
             return fail(index, None, f"the match was already won by {match.winner_name}")
         if states and not states[-1].is_finished():
             return fail(index - 1, None, "this deal is unfinished, but another deal follows it")
+        annulled: list[dict[str, Any]] = []
+
+        def report(state: State, game_points: Sequence[int] | None,
+                   annulled: list[dict[str, Any]] = annulled) -> dict[str, Any]:
+            entry = deal_report(state, game_points)
+            if annulled:
+                entry["redeals"] = annulled
+            return entry
+
+        for number, redealt in enumerate(deal_record.redeals or ()):
+            problem = _replay_redeal(match, redealt, annulled)
+            if problem:
+                return fail(index, None, f"redeal {number}: {problem}")
         try:
             deal = deal_record.to_deal(rules.decks)
             if deal.dealer != match.dealer:
@@ -269,9 +343,11 @@ def replay(record: GameRecord) -> Replay:
         except DealError as error:
             return fail(index, None, str(error))
         states.append(state)
+        while state.phase == "redeal":
+            state.answer_redeal(False)  # a deal that was played: every seat kept its hand
         auction_error = _replay_auction(state, deal_record)
         if auction_error:
-            results.append(deal_report(state, None))
+            results.append(report(state, None))
             return fail(index, None, auction_error)
         for play_index, token in enumerate(deal_record.plays):
             try:
@@ -282,11 +358,57 @@ def replay(record: GameRecord) -> Replay:
                     raise IllegalMoveError("the hand is over: no card may be played", "hand_over")
                 state.push(held_copy(state.hands[state.to_play], card))
             except (CardParseError, IllegalMoveError) as error:
-                results.append(deal_report(state, None))
+                results.append(report(state, None))
                 return fail(index, play_index, str(error))
         result = match.finish_deal(state) if state.is_finished() else None
-        results.append(deal_report(state, result.game_points if result else None))
+        results.append(report(state, result.game_points if result else None))
+    after = len(record.deals)
+    for number, redealt in enumerate(record.pending_redeals):
+        if match.is_over:
+            return fail(after, None, f"the match was already won by {match.winner_name}")
+        if states and not states[-1].is_finished():
+            return fail(after - 1, None, "this deal is unfinished, but a new deal was asked "
+                                         "for after it")
+        problem = _replay_redeal(match, redealt, [])
+        if problem:
+            return fail(after, None, f"pending redeal {number}: {problem}")
     return Replay(rules, match, states, None, results)
+
+
+def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, Any]]
+                   ) -> str | None:
+    """Replay a deal annulled by a seat asking for a new deal: every seat before the asker
+    kept, then the asker asked (refused unless his hand was weak enough). Its ``sueca check``
+    entry goes to ``reports``; the first problem is returned."""
+    rules = match.rules
+    if not rules.weak_hand_redeal:
+        return "a deal annulled by a redeal, but the rules do not play weak_hand_redeal"
+    asked = redealt.asked_by
+    if type(asked) is not int or not 0 <= asked < rules.players:
+        return f"asked_by must be a seat from 0 to {rules.players - 1}, not {asked!r}"
+    try:
+        deal = redealt.to_deal(rules.decks)
+        if deal.dealer != match.dealer:
+            raise DealError(
+                f"seat {deal.dealer} deals, but the deal is seat {match.dealer}'s (after an "
+                "annulled deal the same dealer deals again)"
+            )
+        state = match.start_deal(deal)
+    except DealError as error:
+        return str(error)
+    for seat in redeal_order(rules, state.first_leader):
+        if seat == asked:
+            break
+        state.answer_redeal(False, seat)
+    try:
+        state.answer_redeal(True, asked)
+    except IllegalMoveError as error:
+        match.deals.pop()  # the deal is not in play: the match stays as it was
+        return str(error)
+    match.annul_deal(state)
+    reports.append({"dealer": deal.dealer, "asked_by": asked,
+                    "points": hand_points(rules, deal.hands[asked])})
+    return None
 
 
 def _replay_auction(state: State, deal_record: DealRecord) -> str | None:

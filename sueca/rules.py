@@ -69,6 +69,11 @@ class Rules:
     deal_packets: int = 1
     trump_card: str = "dealer_last"
     redeal_point_trump: bool = False
+    # Brazil, sometimes: before the opening lead a seat holding a weak hand may ask for a new
+    # deal (RULES.md section 5, sueca.redeal): the opening leader with fewer card points than
+    # the first limit, any other seat with fewer than the second.
+    weak_hand_redeal: bool = False
+    weak_hand_limits: tuple[int, int] = (10, 5)
     # The play.
     must_trump: bool = False
     review_tricks: bool = False
@@ -96,7 +101,7 @@ class Rules:
                 choices = ", ".join(repr(a) for a in allowed)
                 raise RulesError(f"rules option {name!r} cannot be {value!r} (one of: {choices})")
         for name in ("must_trump", "review_tricks", "open_hands", "rolha", "tie_carry",
-                     "redeal_point_trump", "bidding", "bid_must_rise"):
+                     "redeal_point_trump", "bidding", "bid_must_rise", "weak_hand_redeal"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rules option {name!r} must be true or false")
         for name in ("last_trick_bonus", "maria_de_copas"):
@@ -115,6 +120,7 @@ class Rules:
         ):
             raise RulesError(f"rules option 'dummy' must be a seat from 0 to {self.players - 1}")
         self._check_table()
+        self._check_weak_hand_redeal()
         points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
         if self.maria_de_copas:
             for queen_of_hearts in range(15, self.deck_size, DECK_SIZE):  # in every deck
@@ -176,6 +182,24 @@ class Rules:
                 "per bid band (0 and 61-70, 71-80, 81-90, 91-100, 101-119, 120)"
             )
 
+    def _check_weak_hand_redeal(self) -> None:
+        limits = self.weak_hand_limits
+        if (
+            not isinstance(limits, tuple)
+            or len(limits) != 2
+            or not all(type(v) is int and v >= 0 for v in limits)
+        ):
+            raise RulesError(
+                "rules option 'weak_hand_limits' must list two whole numbers >= 0: the card "
+                "points the opening leader, then any other seat, must hold fewer than to ask "
+                "for a new deal"
+            )
+        if self.weak_hand_redeal and self.bidding:
+            # The auction is how a weak hand stays out of it there (a pass), and the opening
+            # leader is not known until it is over.
+            raise RulesError("rules option 'weak_hand_redeal' does not apply at a bidding "
+                             "table (a weak hand passes in the auction)")
+
     def derived(self, key: object, build: Callable[[], T]) -> T:
         """A table derived from these rules, built once: the engine's hot paths look it up here
         rather than hashing the whole rules object on every deal."""
@@ -203,7 +227,7 @@ class Rules:
         ):
             # Sueca de Pontos plays to 500 card points; 4 would end the match in one hand.
             options["match_target"] = POINTS_TARGET_DEFAULT
-        for name in ("teams", "bid_scores"):
+        for name in ("teams", "bid_scores", "weak_hand_limits"):
             if isinstance(options.get(name), list):
                 options[name] = tuple(options[name])
         return dataclasses.replace(base, **options)

@@ -37,6 +37,7 @@ from sueca.cards import (
     mask_cards,
 )
 from sueca.deal import Deal
+from sueca.redeal import redeal_error
 from sueca.rules import Rules
 
 if TYPE_CHECKING:
@@ -59,12 +60,17 @@ REASON_TRUMP = "must_trump"
 REASON_AUCTION = "auction"  # a card before the contract is made, or a bid or call out of turn
 REASON_BID = "bad_bid"
 REASON_CALL = "bad_call"
+REASON_REDEAL = "bad_redeal"  # a new deal asked for by a seat whose hand is not weak enough
 
 # What a deal is waiting for.
 PHASE_BIDDING = "bidding"
 PHASE_CALLING = "calling"
 PHASE_PLAY = "play"
 PHASE_OVER = "over"
+# weak_hand_redeal: each seat says whether it wants a new deal before the opening lead; an ask
+# ends the deal there, annulled ("redealt"), and the same dealer deals again (sueca.redeal).
+PHASE_REDEAL = "redeal"
+PHASE_REDEALT = "redealt"
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,8 @@ class State:
         "leader",
         "players",
         "plays",
+        "redeal_answers",
+        "redeal_by",
         "rules",
         "seat_points",
         "teams",
@@ -236,9 +244,12 @@ class State:
         self.bids: list[int] = []
         self.contract: Contract | None = None
         self.teams = rules.teams
-        # At a bidding table no card may be played until the contract is made: the one test
-        # the auction adds to ``push``.
-        self._auction = rules.bidding
+        # At a bidding table no card may be played until the contract is made, and with
+        # weak_hand_redeal until every seat has kept its hand: the one test they add to
+        # ``push`` (the two never meet: the rules refuse a redeal at a bidding table).
+        self._auction = rules.bidding or rules.weak_hand_redeal
+        self.redeal_answers: list[bool] = []  # True: asked for a new deal (the last answer)
+        self.redeal_by: int | None = None
         if rules.bidding:
             self.trump = -1  # the called card decides it (see ``call``)
             trump = 0  # provisional tables, replaced at the call
@@ -276,8 +287,12 @@ class State:
 
     @property
     def phase(self) -> str:
-        """``bidding``, ``calling`` (the declarer names his card), ``play`` or ``over``."""
+        """``bidding``, ``calling`` (the declarer names his card), ``redeal`` (each seat says
+        whether it wants a new deal), ``redealt`` (one did: the deal is annulled), ``play`` or
+        ``over``."""
         if self._auction:
+            if not self.rules.bidding:
+                return PHASE_REDEAL if self.redeal_by is None else PHASE_REDEALT
             return PHASE_CALLING if len(self.bids) == self.players else PHASE_BIDDING
         return PHASE_OVER if self.is_finished() else PHASE_PLAY
 
@@ -341,6 +356,58 @@ class State:
             None,
         )
 
+    # ---- the redeal on a weak hand (weak_hand_redeal) ------------------------------------
+
+    def may_ask_redeal(self, seat: int) -> bool:
+        """Whether ``seat``'s hand as dealt is weak enough to ask for a new deal (whatever the
+        phase; :meth:`answer_redeal` also wants it to be that seat's turn)."""
+        return self.rules.weak_hand_redeal and redeal_error(
+            self.rules, self.deal.hands[seat], seat, self.first_leader) is None
+
+    def answer_redeal(self, ask: bool, seat: int | None = None) -> None:
+        """The seat to answer keeps its hand (``False``) or asks for a new deal (``True``);
+        :class:`IllegalMoveError` says why not, and changes nothing. An ask annuls the deal
+        (phase ``redealt``): the match deals again with the same dealer
+        (:meth:`sueca.match.Match.annul_deal`)."""
+        if self.phase != PHASE_REDEAL:
+            raise IllegalMoveError(f"no redeal is asked about now ({self.phase})",
+                                   REASON_AUCTION)
+        if seat is not None and seat != self.to_play:
+            raise IllegalMoveError(
+                f"it is seat {self.to_play}'s turn to keep or ask for a new deal, not seat "
+                f"{seat}'s", REASON_TURN
+            )
+        if type(ask) is not bool:
+            raise IllegalMoveError(f"{ask!r} is not an answer: true (a new deal) or false "
+                                   "(keep)", REASON_REDEAL)
+        seat = self.to_play
+        if ask:
+            error = redeal_error(self.rules, self.deal.hands[seat], seat, self.first_leader)
+            if error:
+                raise IllegalMoveError(error, REASON_REDEAL)
+        self.redeal_answers.append(ask)
+        if ask:
+            self.redeal_by = seat
+        elif len(self.redeal_answers) == self.players:
+            self._auction = False  # every seat kept: the opening leader leads
+            self.to_play = self.first_leader
+        else:
+            self.to_play = self._next_seat[seat]
+
+    def unanswer_redeal(self) -> bool:
+        """Take back the last redeal answer (before any card is played) and return it."""
+        if self.plays or not self.redeal_answers:
+            raise IndexError("no redeal answer to take back")
+        ask = self.redeal_answers.pop()
+        if ask:
+            self.redeal_by = None
+        elif len(self.redeal_answers) == self.players - 1:
+            self._auction = True
+            self.to_play = self._prev_seat[self.first_leader]
+        else:
+            self.to_play = self._prev_seat[self.to_play]
+        return ask
+
     # ---- moves ---------------------------------------------------------------------------
 
     def legal_mask(self) -> CardMask:
@@ -402,9 +469,15 @@ class State:
         the innermost step of every simulation and search. Nothing is written before it passes.
         """
         if self._auction:
+            if self.redeal_by is not None:
+                raise IllegalMoveError(
+                    f"the deal is annulled: seat {self.redeal_by} asked for a new deal",
+                    REASON_OVER,
+                )
+            before = ("the contract is made" if self.rules.bidding
+                      else "every seat has kept its hand")
             raise IllegalMoveError(
-                f"no card may be played before the contract is made ({self.phase})",
-                REASON_AUCTION,
+                f"no card may be played before {before} ({self.phase})", REASON_AUCTION
             )
         seat = self.to_play
         hands = self.hands

@@ -33,13 +33,17 @@ PlayListener = Callable[[State, int, int], None]  # state after the play, seat, 
 
 
 def play_auction(state: State, bots: Sequence[Bot]) -> None:
-    """At a bidding table, ask each seat's bot for its bid, then the declarer's for the card
-    he calls (nothing happens at a table without an auction or once the contract is made)."""
-    while state.phase in ("bidding", "calling"):
+    """Everything before the opening lead: at a bidding table, ask each seat's bot for its
+    bid, then the declarer's for the card he calls; with ``weak_hand_redeal``, ask each seat's
+    bot in turn whether it wants a new deal (the state then ends ``redealt`` if one does).
+    Nothing happens once the play has started."""
+    while state.phase in ("bidding", "calling", "redeal"):
         seat = state.to_play
         choice = decide(bots[seat], state.information_state(seat))  # BotError if illegal
         if state.phase == "bidding":
             state.bid(choice, seat)
+        elif state.phase == "redeal":
+            state.answer_redeal(bool(choice), seat)
         else:
             state.call(choice, seat)
 
@@ -52,8 +56,12 @@ def play_deal(
 
 
 def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = None) -> State:
-    """Play a deal on from where it stands to the end (the auction first, if it is not over)."""
+    """Play a deal on from where it stands to the end (the auction or the redeal question
+    first, if it is not over). A deal annulled by a seat asking for a new deal is returned as
+    it stands (``state.phase == "redealt"``)."""
     play_auction(state, bots)
+    if state.redeal_by is not None:
+        return state
     while not state.is_finished():
         seat = state.to_play
         card = decide(bots[seat], state.information_state(seat))  # BotError if illegal
@@ -73,8 +81,12 @@ def play_match(
     first_dealer: int | None = None,
     on_play: PlayListener | None = None,
     on_deal: Callable[[Match, State], None] | None = None,
+    on_redeal: Callable[[Match, State], None] | None = None,
 ) -> tuple[Match, list[State]]:
-    """Play a whole match; ``on_deal`` hears of each finished deal."""
+    """Play a whole match; ``on_deal`` hears of each finished deal, ``on_redeal`` of each deal
+    annulled by a seat asking for a new deal (``weak_hand_redeal``). The states returned are
+    every deal in order, the annulled ones included (:meth:`GameRecord.from_states` writes
+    them as the ``redeals`` of the deal played after them)."""
     dealer = rng.randrange(rules.players) if first_dealer is None else first_dealer
     match = Match(rules, first_dealer=dealer)
     for seat, bot in enumerate(bots):
@@ -82,8 +94,13 @@ def play_match(
     states = []
     while not match.is_over:
         state = play_out(match.new_deal(rng), bots, on_play)
-        match.finish_deal(state)
         states.append(state)
+        if state.redeal_by is not None:
+            match.annul_deal(state)
+            if on_redeal is not None:
+                on_redeal(match, state)
+            continue
+        match.finish_deal(state)
         if on_deal is not None:
             on_deal(match, state)
     return match, states
@@ -295,8 +312,7 @@ def play_board(
     again with the teams swapped; at a bidding table, the seat rotation (see the module).
     Everything follows from ``(seed, index)``, so a board gives the same result whichever
     process plays it and in whatever order."""
-    deal_rng = random.Random(f"{seed}:deal:{index}")
-    deal = deal_cards(rules, index % rules.players, deal_rng)
+    deal = deal_cards(rules, index % rules.players, random.Random(f"{seed}:deal:{index}"))
     if rules.bidding:
         return _play_rotation(rules, deal, bot_a, bot_b, index, seed, records_dir, duplicate)
     a_points = []
@@ -305,9 +321,12 @@ def play_board(
         specs = [bot_b if (rules.teams[s] == 0) == bool(swap) else bot_a
                  for s in range(rules.players)]
         bots: list[Bot] = []
+        states: list[State] = []
         try:
             bots = _seat_bots(rules, specs, seed, index, swap)
-            state = play_deal(rules, deal, bots)
+            states = _play_redealing(rules, deal.dealer, bots,
+                                     random.Random(f"{seed}:deal:{index}"))
+            state = states[-1]
         finally:
             for bot in bots:
                 bot.close()
@@ -316,11 +335,23 @@ def play_board(
         a_points.append(_scaled(state, team_a))
         if records_dir is not None:
             record = GameRecord.from_states(
-                rules, deal.dealer, [state], seats=specs, duplicate_pass=swap
+                rules, deal.dealer, states, seats=specs, duplicate_pass=swap
             )
             name = f"deal{index:05d}{'ab'[swap]}.json"
             (records_dir / name).write_text(dumps(record), encoding="utf-8")
     return BoardResult(index, tuple(a_points), tuple(errors))
+
+
+def _play_redealing(rules: Rules, dealer: int, bots: Sequence[Bot], deal_rng: random.Random
+                    ) -> list[State]:
+    """Deal a board from ``deal_rng`` and play it; with ``weak_hand_redeal``, while a seat
+    asks for a new deal, the same dealer deals again from it. Each pass of a board draws from
+    a generator seeded alike, so both passes meet the same cards unless their bots answer the
+    redeal question differently. Every state, the annulled ones first."""
+    states = [play_deal(rules, deal_cards(rules, dealer, deal_rng), bots)]
+    while states[-1].redeal_by is not None:
+        states.append(play_deal(rules, deal_cards(rules, dealer, deal_rng), bots))
+    return states
 
 
 def _play_rotation(

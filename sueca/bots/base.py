@@ -153,6 +153,13 @@ class Bot(ABC):
                 return card
         return make_card(CARDS_PER_SUIT - 1, suit)  # the whole suit: play alone
 
+    def redeal(self, info: InformationState) -> bool:
+        """With ``weak_hand_redeal`` (``info.phase == "redeal"``, this seat's turn): ask for a
+        new deal (``True``) or keep the hand (``False``). The plain bot asks whenever its hand
+        is weak enough to (:meth:`InformationState.may_ask_redeal`): a hand that weak is worth
+        less than a fresh deal, whose expected share of the points is a fair one."""
+        return info.may_ask_redeal()
+
     def explain(self, info: InformationState) -> tuple[Card, str]:
         """A card and a one-line reason for it (for hints); bots may say more."""
         return self.choose(info), f"{self.name} plays it"
@@ -170,14 +177,15 @@ class BotError(RuntimeError):
 
 
 def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str = "") -> int:
-    """The bot's decision for ``info``'s phase — its bid, its called card or its card — checked
-    against the rules: the one policy for a bot's illegal answer, wherever bots are seated.
+    """The bot's decision for ``info``'s phase — its bid, its called card, its redeal answer
+    (1 asks for a new deal, 0 keeps) or its card — checked against the rules: the one policy
+    for a bot's illegal answer, wherever bots are seated.
 
     ``strict`` (the arena, where a substitute would falsify what is measured): an illegal answer
     raises :class:`BotError` naming the bot and the reason. Otherwise (a table with people at
     it, which must never stop for a bot's bug): the plain answer is used instead — a pass, the
-    plain call, the first legal card — and the problem is logged with ``where``; a bot that
-    raises is treated the same way."""
+    plain call, keeping the hand, the first legal card — and the problem is logged with
+    ``where``; a bot that raises is treated the same way."""
     phase = info.phase
     fallback: int
     try:
@@ -187,6 +195,12 @@ def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str 
         elif phase == "calling":
             choice = bot.call(info)
             error = call_error(info.rules, choice)
+        elif phase == "redeal":
+            answer = bot.redeal(info)
+            choice = int(answer) if type(answer) is bool else -1
+            error = (None if type(answer) is bool and answer in info.redeal_answers_allowed()
+                     else f"{answer!r} is not an answer it may give (keep, or ask for a new "
+                          "deal with a weak hand)")
         else:
             choice = bot.choose(info)
             error = None if choice in info.legal_moves() else f"{choice!r} is not a legal card"
@@ -205,6 +219,8 @@ def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str 
         fallback = PASS
     elif phase == "calling":
         fallback = Bot.call(bot, info)
+    elif phase == "redeal":
+        fallback = 0  # keep: always allowed
     else:
         fallback = info.legal_moves()[0]
     return fallback
