@@ -322,7 +322,12 @@ def watch(
                       f"{result.game_points[0]}–{result.game_points[1]}; match "
                       f"Nós {match.score[0]} – Eles {match.score[1]}")
 
-    match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal)
+    def on_redeal(match: Match, state: State) -> None:
+        console.print(f"\nSeat {state.redeal_by} asks for a new deal (a weak hand): seat "
+                      f"{state.deal.dealer} deals again")
+
+    match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal,
+                               on_redeal=on_redeal)
     winner = match.winner or 0
     if table_rules.scores_per_seat:
         console.print(f"\nSeat {winner} wins the match: "

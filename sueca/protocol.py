@@ -76,6 +76,7 @@ from sueca.cards import (
 from sueca.deal import Deal
 from sueca.infostate import InformationState
 from sueca.jsontext import NotJsonError, parse_json
+from sueca.redeal import hand_points, redeal_limit, redeal_order
 from sueca.rules import MAX_BID, Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
@@ -137,6 +138,7 @@ class _DealSent:
     key: tuple[int, Card | None, tuple[CardMask, CardMask]]
     told: list[CardMask]  # per seat, the cards of its hand the seat has been told of
     bids: int = 0
+    redeals: int = 0  # redeal answers told (weak_hand_redeal)
     contract: bool = False
     plays: int = 0
 
@@ -194,7 +196,7 @@ class SeatFeed:
         key = (info.dealer, turned_face, _faces_held(dealt))
         sent = self._deal
         if sent is None or sent.key != key or sent.plays > len(info.plays) or (
-            sent.bids > len(info.bids)
+            sent.bids > len(info.bids) or sent.redeals > len(info.redeal_answers)
         ):
             told = [0] * rules.players
             told[info.seat] = dealt
@@ -205,6 +207,11 @@ class SeatFeed:
                 deal["trump_card"] = card_name(info.trump_card)
             sent = self._deal = _DealSent(key, told)
             out.append(deal)
+        asked = redeal_order(rules, info.opening_leader)
+        for index in range(sent.redeals, len(info.redeal_answers)):
+            out.append({"type": "redeal", "seat": asked[index],
+                        "ask": info.redeal_answers[index]})
+        sent.redeals = len(info.redeal_answers)
         order = bidding_order(rules, info.dealer)
         for index in range(sent.bids, len(info.bids)):
             out.append({"type": "bid", "seat": order[index], "value": info.bids[index]})
@@ -231,6 +238,16 @@ class SeatFeed:
             if seat != info.seat and new:
                 out.append({"type": "shown", "seat": seat, "cards": card_names(new)})
                 sent.told[seat] |= new
+        return out
+
+    def deal_annulled(self, info: InformationState) -> list[dict[str, Any]]:
+        """What is left to tell of a deal annulled by a seat asking for a new deal: the
+        answers, the ask last. No ``deal_end``: the cards are thrown in unseen, and the same
+        dealer's next ``deal`` follows."""
+        if self.view(info).seat != info.seat:
+            return []  # the dummy's partner hears it for its own seat
+        out = self.catch_up(info)
+        self._deal = None
         return out
 
     def deal_end(self, info: InformationState, hands: Sequence[CardMask]
@@ -321,7 +338,9 @@ class ExternalBot(Bot):
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
         self._forfeited = False
-        self._no_auction = False  # it let a bid or call time out: it predates the auction
+        # It let a bid, a call or a redeal question time out: it predates the auction (or
+        # the redeal), and is not asked such questions again.
+        self._no_auction = False
 
     # -- the Bot interface --
 
@@ -367,6 +386,24 @@ class ExternalBot(Bot):
                            f"its called card (seat {info.seat})", lambda m: _check_call(m, info),
                            f"calling the fallback card {card_name(fallback)}", patient=True)
         return fallback if answer is None else answer
+
+    def redeal(self, info: InformationState) -> bool:
+        """Only a seat that may ask is asked (``redeal_turn``); any other keeps, as does a
+        program that does not answer (it is then not asked again)."""
+        if (self._forfeited or self._no_auction or info.phase != "redeal"
+                or not info.may_ask_redeal()):
+            return False
+        question = {"type": "redeal_turn", "points": hand_points(info.rules, info.hand),
+                    "limit": redeal_limit(info.rules, info.seat, info.opening_leader),
+                    "time_ms": self.time_ms}
+        answer = self._ask(info, question, "redeal", f"its redeal answer (seat {info.seat})",
+                           _check_redeal, "keeping the hand", patient=True)
+        return False if answer is None else answer
+
+    def deal_annulled(self, info: InformationState) -> None:
+        if self._forfeited or self._process is None:
+            return
+        self._send_all(self.feed.deal_annulled(info))
 
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
         if self._forfeited or self._process is None:
@@ -417,8 +454,8 @@ class ExternalBot(Bot):
                     self._no_auction = True
                     self._error(f"seat {info.seat}: no answer within {timeout:.1f} s while "
                                 f"waiting for {waiting_for} (a program that predates the "
-                                f"auction?); {fallback}, and it is not asked to bid or call "
-                                "again")
+                                f"auction?); {fallback}, and it is not asked to bid, call "
+                                "or answer a redeal question again")
                 return None
             result = answer if isinstance(answer, str) else check(answer)
             if not isinstance(result, str):
@@ -556,6 +593,14 @@ def _check_bid(message: dict[str, Any], info: InformationState) -> int | str:
     return value
 
 
+def _check_redeal(message: dict[str, Any]) -> bool | str:
+    """The answer of a ``redeal`` message (``ask``: true or false), else what is wrong. The
+    question went only to a seat that may ask, so either answer is allowed."""
+    ask = message.get("ask")
+    return ask if type(ask) is bool else f"bad redeal answer: 'ask' must be true or false, " \
+        f"not {ask!r}"
+
+
 def _check_call(message: dict[str, Any], info: InformationState) -> Card | str:
     card = _named_card(message)
     if isinstance(card, str):
@@ -625,6 +670,13 @@ class SeatTracker:
         except IllegalMoveError as error:
             raise ProtocolError(f"bid {value!r} by seat {seat}: {error}") from None
 
+    def redeal(self, seat: int, ask: bool) -> None:
+        """``seat`` kept its hand (``ask`` false) or asked for a new deal."""
+        try:
+            self.state.answer_redeal(ask, seat)
+        except IllegalMoveError as error:
+            raise ProtocolError(f"redeal answer {ask!r} by seat {seat}: {error}") from None
+
     def contract(self, declarer: int, bid: int, called: Card, trump: int | None = None
                  ) -> None:
         state = self.state
@@ -665,6 +717,8 @@ class SeatTracker:
         state = self.state
         if state.is_finished():
             raise ProtocolError(f"{card_name(card)} played after the deal is over")
+        while state.phase == "redeal":
+            state.answer_redeal(False)  # a card is played: every seat not heard of kept
         if state.phase != "play":
             raise ProtocolError(f"{card_name(card)} played before the contract is made")
         if seat != state.to_play:
@@ -836,6 +890,26 @@ class BotSession:
             tracker.bid(_seat(message.get("seat"), tracker.rules, "bid seat"),
                         _whole(message.get("value"), "bid value"))
             return []
+        if kind == "redeal":
+            tracker = self._tracker()
+            ask = message.get("ask")
+            if type(ask) is not bool:
+                raise ProtocolError(f"redeal 'ask' must be true or false, not {ask!r}")
+            tracker.redeal(_seat(message.get("seat"), tracker.rules, "redeal seat"), ask)
+            if ask:
+                self.bot.deal_annulled(tracker.information_state())
+                self.tracker = None  # the same dealer's new deal follows
+            return []
+        if kind == "redeal_turn":
+            info = self._tracker().information_state()
+            if info.phase != "redeal" or info.to_play != self.seat:
+                raise ProtocolError("a redeal_turn, but it is not this seat's turn to answer")
+            answer = self.bot.redeal(info)
+            if type(answer) is bool and answer in info.redeal_answers_allowed():
+                return [{"type": "redeal", "ask": answer}]
+            return [{"type": "info", "warning": f"the bot's redeal answer {answer!r} is "
+                     "refused (only a weak hand may ask); keeping"},
+                    {"type": "redeal", "ask": False}]
         if kind == "contract":
             tracker = self._tracker()
             trump = message.get("trump")

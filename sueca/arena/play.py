@@ -61,6 +61,8 @@ def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = N
     it stands (``state.phase == "redealt"``)."""
     play_auction(state, bots)
     if state.redeal_by is not None:
+        for seat, bot in enumerate(bots):
+            bot.deal_annulled(state.information_state(seat))
         return state
     while not state.is_finished():
         seat = state.to_play

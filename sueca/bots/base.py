@@ -164,6 +164,10 @@ class Bot(ABC):
         """A card and a one-line reason for it (for hints); bots may say more."""
         return self.choose(info), f"{self.name} plays it"
 
+    def deal_annulled(self, info: InformationState) -> None:
+        """The deal was annulled before the opening lead: ``info.redeal_by`` asked for a new
+        deal (``weak_hand_redeal``), and the same dealer deals again. No hand is shown."""
+
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
         """The deal is over: the seat's last information state and every hand as dealt
         (shown to all once the play ends). Bots that learn across deals listen here."""
