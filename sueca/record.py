@@ -299,6 +299,9 @@ class Replay:
     states: list[State]
     error: dict[str, Any] | None
     results: list[dict[str, Any]]
+    # Every deal's state in order, those annulled by a redeal (weak_hand_redeal) included:
+    # what GameRecord.from_states writes back as the same record.
+    dealt: list[State] = field(default_factory=list)
 
 
 def replay(record: GameRecord) -> Replay:
@@ -307,13 +310,15 @@ def replay(record: GameRecord) -> Replay:
     first = record.first_dealer
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
         error = {"deal": 0, "play": None, "reason": f"first_dealer {first!r} is not a seat"}
-        return Replay(rules, Match(rules, 0), [], error, [])
+        return Replay(rules, Match(rules, 0), [], error, [], [])
     match = Match(rules, first_dealer=first)
     states: list[State] = []
     results: list[dict[str, Any]] = []
+    dealt: list[State] = []
 
     def fail(deal: int, play: int | None, reason: str) -> Replay:
-        return Replay(rules, match, states, {"deal": deal, "play": play, "reason": reason}, results)
+        return Replay(rules, match, states, {"deal": deal, "play": play, "reason": reason},
+                      results, dealt)
 
     for index, deal_record in enumerate(record.deals):
         if match.is_over:
@@ -330,7 +335,7 @@ def replay(record: GameRecord) -> Replay:
             return entry
 
         for number, redealt in enumerate(deal_record.redeals or ()):
-            problem = _replay_redeal(match, redealt, annulled)
+            problem = _replay_redeal(match, redealt, annulled, dealt)
             if problem:
                 return fail(index, None, f"redeal {number}: {problem}")
         try:
@@ -343,6 +348,7 @@ def replay(record: GameRecord) -> Replay:
         except DealError as error:
             return fail(index, None, str(error))
         states.append(state)
+        dealt.append(state)
         while state.phase == "redeal":
             state.answer_redeal(False)  # a deal that was played: every seat kept its hand
         auction_error = _replay_auction(state, deal_record)
@@ -369,14 +375,14 @@ def replay(record: GameRecord) -> Replay:
         if states and not states[-1].is_finished():
             return fail(after - 1, None, "this deal is unfinished, but a new deal was asked "
                                          "for after it")
-        problem = _replay_redeal(match, redealt, [])
+        problem = _replay_redeal(match, redealt, [], dealt)
         if problem:
             return fail(after, None, f"pending redeal {number}: {problem}")
-    return Replay(rules, match, states, None, results)
+    return Replay(rules, match, states, None, results, dealt)
 
 
-def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, Any]]
-                   ) -> str | None:
+def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, Any]],
+                   dealt: list[State]) -> str | None:
     """Replay a deal annulled by a seat asking for a new deal: every seat before the asker
     kept, then the asker asked (refused unless his hand was weak enough). Its ``sueca check``
     entry goes to ``reports``; the first problem is returned."""
@@ -406,6 +412,7 @@ def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, An
         match.deals.pop()  # the deal is not in play: the match stays as it was
         return str(error)
     match.annul_deal(state)
+    dealt.append(state)
     reports.append({"dealer": deal.dealer, "asked_by": asked,
                     "points": hand_points(rules, deal.hands[asked])})
     return None

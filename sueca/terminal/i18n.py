@@ -82,6 +82,27 @@ class Language:
 # placeholders.
 
 _EN: Final = {
+    "redeal_asked": "{seat} asks for a new deal (a weak hand): {dealer} deals again",
+    "redeal_asked_you": (
+        "You ask for a new deal (your hand holds {points} points): {dealer} deals again"
+    ),
+    "prompt_redeal": (
+        "Your hand holds {points} card points: ask for a new deal? (y/n; ? help, q quit): "
+    ),
+    "prompt_redeal_seat": (
+        "{seat}, your hand holds {points} card points: ask for a new deal? (y/n; ? help, "
+        "q quit): "
+    ),
+    "prompt_redeal_dummy": (
+        "The dummy's hand holds {points} card points: ask for a new deal for it? (y/n; ? "
+        "help, q quit): "
+    ),
+    "help_redeal": (
+        "A weak hand may ask for a new deal: the opening leader with fewer than 10 card "
+        "points, anyone else with fewer than 5 (by default). y asks (nobody scores, the "
+        "same dealer deals again), n keeps the hand."
+    ),
+    "bad_redeal": "{text!r}? Answer y (a new deal) or n (keep the hand).",
     # seats
     "you": "You",
     "seat": "Player {seat}",
@@ -236,6 +257,22 @@ _EN: Final = {
 }
 
 _PT: Final = {
+    "redeal_asked": "{seat} pede nova mão (mão fraca): {dealer} volta a dar",
+    "redeal_asked_you": "Pedes nova mão (a tua tem {points} pontos): {dealer} volta a dar",
+    "prompt_redeal": "A tua mão tem {points} pontos: pedes nova mão? (s/n; ? ajuda, q sair): ",
+    "prompt_redeal_seat": (
+        "{seat}, a tua mão tem {points} pontos: pedes nova mão? (s/n; ? ajuda, q sair): "
+    ),
+    "prompt_redeal_dummy": (
+        "A mão do morto tem {points} pontos: pedes nova mão por ele? (s/n; ? ajuda, q "
+        "sair): "
+    ),
+    "help_redeal": (
+        "Uma mão fraca pode pedir nova mão: quem sai primeiro com menos de 10 pontos, os "
+        "outros com menos de 5 (por omissão). s pede (ninguém marca, quem deu volta a "
+        "dar), n fica com a mão."
+    ),
+    "bad_redeal": "{text!r}? Responde s (nova mão) ou n (fico com a mão).",
     "you": "Tu",
     "seat": "Jogador {seat}",
     "seat_short": "J{seat}",
@@ -387,6 +424,22 @@ _PT: Final = {
 # Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
 # the manilha).
 _PT_BR: Final = _PT | {
+    "redeal_asked_you": "Você pede nova mão (a sua tem {points} pontos): {dealer} dá de novo",
+    "redeal_asked": "{seat} pede nova mão (mão fraca): {dealer} dá de novo",
+    "prompt_redeal": "Sua mão tem {points} pontos: pede nova mão? (s/n; ? ajuda, q sair): ",
+    "prompt_redeal_seat": (
+        "{seat}, sua mão tem {points} pontos: pede nova mão? (s/n; ? ajuda, q sair): "
+    ),
+    "prompt_redeal_dummy": (
+        "A mão do morto tem {points} pontos: pede nova mão por ele? (s/n; ? ajuda, q "
+        "sair): "
+    ),
+    "help_redeal": (
+        "Uma mão fraca pode pedir nova mão: quem sai primeiro com menos de 10 pontos, os "
+        "outros com menos de 5 (por padrão). s pede (ninguém marca, quem deu dá de novo), "
+        "n fica com a mão."
+    ),
+    "bad_redeal": "{text!r}? Responda s (nova mão) ou n (fico com a mão).",
     "you": "Você",
     "dealer": "dá as cartas",
     "your_hand": "Suas cartas",

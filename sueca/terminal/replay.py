@@ -38,6 +38,8 @@ def position_view(record: GameRecord, states: list[State], results: list[HandRes
     played = states[position.deal]
     rules = dataclasses.replace(played.rules, open_hands=True, review_tricks=True)
     state = State(rules, played.deal)
+    while state.phase == "redeal":  # weak_hand_redeal: a deal that was played, every seat kept
+        state.answer_redeal(False)
     for bid in played.bids:  # a bidding table: the auction is over at every position
         state.bid(bid)
     if played.contract is not None:

@@ -9,6 +9,10 @@ each deal opens with the auction: bids and the declarer's call go to :meth:`Stat
 :meth:`State.call` the same way, and the secret partner reaches a screen only through the
 seat's ``info.teams``.
 
+With ``weak_hand_redeal`` each deal opens with the redeal question (:meth:`State.answer_redeal`):
+a human whose hand is weak enough is asked whether he wants a new deal, and an ask annuls the
+deal and the same dealer deals again.
+
 The match is saved as a RECORD.md record after every bid, call and card, the deal in progress
 included, with the fields ``seed`` and ``seats`` added: :func:`load_setup` and
 :func:`sueca.record.replay` rebuild the table from it, so ``sueca play --resume`` continues
@@ -53,12 +57,14 @@ from sueca.cards import (
 from sueca.infostate import InformationState, common_information
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
+from sueca.redeal import hand_points
 from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
 from sueca.scoring import HandResult
 from sueca.state import (
     PHASE_BIDDING,
     PHASE_CALLING,
     PHASE_PLAY,
+    PHASE_REDEAL,
     REASON_FOLLOW,
     REASON_NOT_HELD,
     REASON_TRUMP,
@@ -76,6 +82,10 @@ DISPLAY_SUITS: Final = (SPADES, HEARTS, CLUBS, DIAMONDS)
 # The human pace: seconds after a bot's card, and after a trick is complete.
 BOT_DELAY: Final = 0.9
 TRICK_DELAY: Final = 1.6
+
+# Answers to the redeal question (weak_hand_redeal), in English and Portuguese.
+REDEAL_ASK_WORDS: Final = frozenset({"y", "yes", "s", "sim", "r", "redeal", "nova", "dar"})
+REDEAL_KEEP_WORDS: Final = frozenset({"n", "no", "não", "nao", "k", "keep", "fico", "ficar"})
 
 
 class SetupError(ValueError):
@@ -426,7 +436,7 @@ class Table:
                 score = "–".join(map(str, replayed.match.score))
                 raise SetupError(f"{setup.path}: that match is over ({score})")
             self.match = replayed.match
-            self.states = replayed.states
+            self.states = replayed.dealt  # annulled deals too: the record keeps them
         self.bots = {}
         for seat in range(rules.players):
             kind = setup.controller_kind(seat)
@@ -539,7 +549,8 @@ class Table:
             if self.record is not None:
                 self.screen.say(self.lang.text("resumed", path=self.setup.path))
             while not self.match.is_over:
-                if not self.states or self.states[-1].is_finished():
+                if (not self.states or self.states[-1].is_finished()
+                        or self.states[-1].redeal_by is not None):
                     self.start_deal()
                 self.play_deal(self.states[-1])
         except _Quit:
@@ -564,7 +575,10 @@ class Table:
         return TableResult(outcome, tuple(self.match.score), None, self.setup.path)
 
     def start_deal(self) -> None:
-        rng = random.Random(f"{self.setup.seed}:deal:{len(self.match.results)}")
+        key = f"{self.setup.seed}:deal:{len(self.match.results)}"
+        if self.match.annulled:  # weak_hand_redeal: the same dealer deals a fresh deal
+            key += f":redeal:{len(self.match.annulled)}"
+        rng = random.Random(key)
         # Two decks: deal.number_copies numbers the copies from the faces alone, so a resumed
         # match (read back from its record) holds the very card ids of the unbroken one.
         state = self.match.new_deal(rng)
@@ -582,14 +596,16 @@ class Table:
         ))
 
     def play_deal(self, state: State) -> None:
-        """Bids and the call (at a bidding table), then every card, each from the seat whose
-        turn it is: a human at the screen or a bot."""
-        while not state.is_finished():
+        """Bids and the call (at a bidding table) or the redeal question (weak_hand_redeal),
+        then every card, each from the seat whose turn it is: a human at the screen or a bot."""
+        while not state.is_finished() and state.redeal_by is None:
             seat = state.to_play
             phase = state.phase
             controller = self.rules.controller_of(seat)
             human = self.setup.seats[controller] == HUMAN
-            if phase == PHASE_BIDDING:
+            if phase == PHASE_REDEAL:
+                (self.human_redeal if human else self.bot_redeal)(state, seat, controller)
+            elif phase == PHASE_BIDDING:
                 (self.human_bid if human else self.bot_bid)(state, seat)
             elif phase == PHASE_CALLING:
                 (self.human_call if human else self.bot_call)(state, seat)
@@ -600,6 +616,9 @@ class Table:
             self.save()
             if phase == PHASE_PLAY and state.trick_start == len(state.plays):
                 self.trick_done(state)
+        if state.redeal_by is not None:
+            self.deal_annulled(state)
+            return
         result = self.match.finish_deal(state)
         self.save()
         for seat, bot in self.bots.items():
@@ -610,6 +629,8 @@ class Table:
         """Reseed a bot before each decision: its choice then depends only on what it sees and
         the match seed, so a resumed match plays on exactly as the unbroken one would have."""
         step = len(state.plays) if action == "card" else len(state.bids)
+        if action == "redeal":
+            step = len(state.redeal_answers)
         parts: tuple[object, ...] = (self.setup.seed, len(self.match.deals), step)
         bot.rng.seed(hash_seed(*parts) if action == "card" else hash_seed(*parts, action))
 
@@ -626,6 +647,30 @@ class Table:
         state.play(card, seat)
         self.announce_play(state, seat, card)
         self.after_bot(state)
+
+    def bot_redeal(self, state: State, seat: int, controller: int) -> None:
+        bot = self.bots[seat]
+        self.reseed(bot, state, "redeal")
+        ask = decide(bot, state.information_state(seat), strict=False, where="terminal")
+        state.answer_redeal(bool(ask), seat)
+
+    def deal_annulled(self, state: State) -> None:
+        """A seat asked for a new deal: the deal is set aside and the same dealer deals."""
+        self.match.annul_deal(state)
+        self.save()
+        for seat, bot in self.bots.items():
+            bot.deal_annulled(state.information_state(seat))
+        asker = state.redeal_by
+        assert asker is not None
+        lang = self.lang
+        names = self.names()
+        points = hand_points(self.rules, state.deal.hands[asker])
+        if self.rules.controller_of(asker) == self.solo:
+            self.screen.say(lang.text("redeal_asked_you", points=points,
+                                      dealer=names[state.deal.dealer]))
+        else:
+            self.screen.say(lang.text("redeal_asked", seat=names[asker],
+                                      dealer=names[state.deal.dealer]))
 
     def bot_bid(self, state: State, seat: int) -> None:
         bot = self.bots[seat]
@@ -708,6 +753,37 @@ class Table:
         self.converse(lambda message: self.view(info, controller, acting=seat, hint=hint,
                                                 message=message),
                       prompt, "help", act)
+        if self.hotseat:
+            self.screen.show(self.spectator_view(state))
+
+    def human_redeal(self, state: State, seat: int, controller: int) -> None:
+        """The human keeps his hand or, when it is weak enough, asks for a new deal. A hand
+        that may only be kept is kept without asking: there is nothing to decide."""
+        info = state.information_state(seat)
+        if not info.may_ask_redeal():
+            state.answer_redeal(False, seat)
+            return
+        lang = self.lang
+        self.face(state, controller)
+        points = hand_points(self.rules, info.hand)
+        key = "prompt_redeal_seat" if self.hotseat else "prompt_redeal"
+        if seat != controller:
+            key = "prompt_redeal_dummy"
+        prompt = lang.text(key, points=points, seat=self.names()[seat])
+
+        def act(command: str) -> str | None:
+            answer = command.strip().lower()
+            if answer in REDEAL_ASK_WORDS:
+                state.answer_redeal(True, seat)
+            elif answer in REDEAL_KEEP_WORDS:
+                state.answer_redeal(False, seat)
+            else:
+                return lang.text("bad_redeal", text=command)
+            return None
+
+        self.converse(lambda message: self.view(info, controller, acting=seat,
+                                                message=message),
+                      prompt, "help_redeal", act)
         if self.hotseat:
             self.screen.show(self.spectator_view(state))
 
