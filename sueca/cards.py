@@ -60,6 +60,24 @@ def card_face(card: Card) -> Card:
     return card % DECK_SIZE
 
 
+def one_per_face(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` with the second copy of a face left out, in order. Two copies in one hand are
+    the same move (of two equal cards in a trick the first played wins, whichever copy it is),
+    so a search need try only one.
+
+    >>> [card_name(c) for c in one_per_face([9, 19, 49])]
+    ['AS', 'AH']
+    """
+    seen = 0
+    kept = []
+    for card in cards:
+        bit = 1 << card % DECK_SIZE
+        if not seen & bit:
+            seen |= bit
+            kept.append(card)
+    return tuple(kept)
+
+
 def held_copy(hand: CardMask, card: Card) -> Card:
     """The copy of ``card``'s face that ``hand`` holds (the first deck's when it holds both);
     ``card`` itself when it holds neither. Notation names a face, not a copy: this turns a

@@ -25,7 +25,7 @@ from sueca.bots.bidding import (
     choose_call,
     estimate_points,
 )
-from sueca.cards import Card, card_suit, parse_card, parse_mask
+from sueca.cards import DECK_SIZE, Card, card_suit, one_per_face, parse_card, parse_mask
 from sueca.cli import app
 from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
@@ -209,6 +209,41 @@ def test_pimc_searches_by_rollouts_where_the_solver_does_not_play() -> None:
     # A node budget that no world fits: the heuristic's card, and it says so.
     tight = PimcBot(seed=1, nodes=1000)
     assert "too few" in tight.explain(info)[1] and tight.last_worlds == 0
+
+
+def _double_deck_turn_with_both_copies() -> InformationState:
+    """A double8 opening lead whose player holds both copies of some face."""
+    rules = TABLES["double8"]
+    rng = random.Random(0)
+    while True:
+        state = State(rules, deal_cards(rules, 0, rng))
+        hand = state.hands[state.to_play]
+        if hand & (hand >> DECK_SIZE):
+            return state.information_state(state.to_play)
+
+
+def test_search_bots_treat_two_copies_of_a_face_as_one_move() -> None:
+    from sueca.bots.ismcts import IsmctsBot
+    from sueca.bots.pimc import PimcBot
+
+    info = _double_deck_turn_with_both_copies()
+    legal = info.legal_moves()
+    pairs = [c for c in legal if c + DECK_SIZE in legal]
+    assert pairs
+    # ISMCTS keeps one child per face at every node, whatever copy a sampled world deals.
+    card, root = IsmctsBot(seed=1, iterations=150).search(info)
+    assert card in one_per_face(legal)
+    assert len(root.children) == len(one_per_face(legal))
+    nodes = [root]
+    while nodes:
+        node = nodes.pop()
+        assert all(face < DECK_SIZE for face in node.children)
+        nodes.extend(node.children.values())
+    # pimc's rollouts play each face out once; both copies get its mean.
+    bot = PimcBot(seed=1, worlds=2, nodes=0)
+    bot.explain(info)
+    assert set(bot.last_means) == set(legal)
+    assert all(bot.last_means[c] == bot.last_means[c + DECK_SIZE] for c in pairs)
 
 
 def test_pimc_keeps_the_solver_at_the_dummy_table() -> None:

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.bidding import choose_bid, choose_call
-from sueca.cards import Card, card_name
+from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.state import State
 
@@ -54,6 +54,8 @@ class _Node:
         # The seat whose card led here: rewarded with its side's share in each sampled world
         # (at a bidding table the sides are the world's: the secret partner is sampled too).
         self.seat = seat
+        # Keyed by the card's face: with two decks, the copy another seat holds changes from
+        # one sampled world to the next, and both copies are the same move.
         self.children: dict[Card, _Node] = {}
         self.visits = 0
         self.avail = 0  # iterations in which the card leading here was legal
@@ -104,7 +106,7 @@ class IsmctsBot(Bot):
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
         card, root = self.search(info)
-        child = root.children.get(card)
+        child = root.children.get(card % DECK_SIZE)
         if child is None or not child.visits:
             return card, "the only legal card"
         share = child.reward / child.visits * info.rules.total_points
@@ -133,40 +135,44 @@ class IsmctsBot(Bot):
                 break
         self.last_iterations = done
         root.visits = done
-        card = max(legal, key=lambda c: (root.children[c].visits if c in root.children else -1,
-                                         -c))
+        children = root.children
+        card = max(one_per_face(legal), key=lambda c: (
+            children[c % DECK_SIZE].visits if c % DECK_SIZE in children else -1, -c))
         return card, root
 
     def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
         c = self.exploration
+        two_decks = state.rules.deck_size > DECK_SIZE
         node = root
         path = []
         # Selection and expansion: descend while every legal card already has a child.
         while not state.is_finished():
             legal = state.legal_moves()
+            if two_decks:
+                legal = one_per_face(legal)
             children = node.children
-            untried = [card for card in legal if card not in children]
+            untried = [card for card in legal if card % DECK_SIZE not in children]
             for card in legal:
-                child = children.get(card)
+                child = children.get(card % DECK_SIZE)
                 if child is not None:
                     child.avail += 1
             if untried:
                 card = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = _Node(state.to_play)
                 child.avail = 1
-                children[card] = child
+                children[card % DECK_SIZE] = child
                 state.push(card)
                 path.append(child)
                 break
             best_card, best_score = legal[0], -1.0
             for card in legal:
-                child = children[card]
+                child = children[card % DECK_SIZE]
                 score = child.reward / child.visits + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
                 if score > best_score:
                     best_card, best_score = card, score
-            node = children[best_card]
+            node = children[best_card % DECK_SIZE]
             state.push(best_card)
             path.append(node)
         # Playout: uniformly random legal cards to the end of the deal.

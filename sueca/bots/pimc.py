@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.heuristic import HeuristicBot
-from sueca.cards import Card, card_name
+from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.rules import Rules
 
@@ -204,6 +204,7 @@ class PimcBot(Bot):
         """Each legal card's mean points for this seat's side over sampled worlds, each world
         played out from each card by the heuristic bot in every seat (see the module)."""
         legal = info.legal_moves()
+        moves = one_per_face(legal)  # two copies of a face are one move: played out once
         playout = self.fallback  # the heuristic keeps no state: one serves every seat
         totals: dict[Card, int] = {}
         solved = 0
@@ -213,13 +214,13 @@ class PimcBot(Bot):
             if self.time_limit is not None and time.perf_counter() - started >= self.time_limit:
                 break
             state = info.sample_state(self.rng)
-            cost = len(legal) * sum(h.bit_count() for h in state.hands) * ROLLOUT_NODE_COST
+            cost = len(moves) * sum(h.bit_count() for h in state.hands) * ROLLOUT_NODE_COST
             if self.nodes and cost > nodes_left:
                 break
             nodes_left -= cost
             side = state.teams[info.seat]  # this world's sides (the secret partner sampled)
             before = state.team_points()[side]
-            for card in legal:
+            for card in moves:
                 world = state.copy()
                 world.push(card)
                 while not world.is_finished():
@@ -227,5 +228,6 @@ class PimcBot(Bot):
                 totals[card] = totals.get(card, 0) + world.team_points()[side] - before
             solved += 1
         self.last_worlds = solved
-        self.last_means = {c: v / solved for c, v in totals.items()} if solved else {}
+        by_face = {c % DECK_SIZE: v / solved for c, v in totals.items()} if solved else {}
+        self.last_means = {c: by_face[c % DECK_SIZE] for c in legal} if solved else {}
         return self.last_means
