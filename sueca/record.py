@@ -349,8 +349,10 @@ def replay(record: GameRecord) -> Replay:
             return fail(index, None, str(error))
         states.append(state)
         dealt.append(state)
-        while state.phase == "redeal":
-            state.answer_redeal(False)  # a deal that was played: every seat kept its hand
+        while deal_record.plays and state.phase == "redeal":
+            # A card was played: every seat kept its hand. (A deal with no card played yet
+            # waits for the answers, as it did when it was saved.)
+            state.answer_redeal(False)
         auction_error = _replay_auction(state, deal_record)
         if auction_error:
             results.append(report(state, None))

@@ -226,14 +226,20 @@ class Room:
         if kind == "join":
             self._join(conn, message.get("token"))
             return
-        if kind not in ("play", "bid", "call", "next", "rematch"):
+        if kind not in ("play", "bid", "call", "redeal", "next", "rematch"):
             raise TableError(f"unknown message type {kind!r}", "malformed")
         seat = conn.seat
         if seat is None:
             raise TableError("join a seat with its token first; spectators cannot act",
                              "not_seated")
-        if kind in ("play", "bid", "call"):
-            if kind == "bid":
+        if kind in ("play", "bid", "call", "redeal"):
+            if kind == "redeal":
+                ask = message.get("ask")
+                if type(ask) is not bool:
+                    raise TableError("'ask' must be true (a new deal) or false (keep the hand)",
+                                     "malformed")
+                self.table.redeal(seat, ask)
+            elif kind == "bid":
                 value = message.get("bid")
                 if type(value) is not int:
                     raise TableError("'bid' must be a whole number of card points (61 to 120) "
@@ -334,6 +340,12 @@ class Room:
                 self.broadcast()
             return True
         seat = table.actor()
+        if (seat is not None and table.stage == "redeal" and not self.bot_plays(seat)
+                and not table.may_ask_redeal(seat)):
+            # A player whose hand may only be kept has nothing to decide: kept for him.
+            table.redeal(seat, False)
+            self.broadcast()
+            return True
         if seat is None or not self.bot_plays(seat):
             return False
         state = table.state
@@ -355,7 +367,9 @@ class Room:
             self.executor, partial(decide, bot, info, strict=False, where=f"table {table.id}"))
         if table.version != version or not self.bot_plays(seat):
             return True
-        if stage == "bidding":
+        if stage == "redeal":
+            table.redeal(seat, bool(choice))
+        elif stage == "bidding":
             table.bid(seat, choice)
         elif stage == "calling":
             table.call(seat, choice)

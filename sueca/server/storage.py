@@ -76,6 +76,8 @@ class Storage(Protocol):
         self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
     ) -> None: ...
 
+    def set_redeal(self, match_id: int, deal_index: int, asked_by: int) -> None: ...
+
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None: ...
 
     def finish_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
@@ -210,6 +212,14 @@ class SQLiteStorage:
             (auction, match_id, deal_index),
         )
 
+    def set_redeal(self, match_id: int, deal_index: int, asked_by: int) -> None:
+        """The deal was annulled: ``asked_by`` asked for a new deal (weak_hand_redeal). Kept
+        in the auction column, which an annulled deal (never at a bidding table) leaves free."""
+        self._db.execute(
+            "UPDATE deals SET auction = ? WHERE match_id = ? AND idx = ?",
+            (json.dumps({"asked_by": asked_by}), match_id, deal_index),
+        )
+
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None:
         self._db.execute(
             "INSERT INTO plays (match_id, deal_idx, seq, card) VALUES (?, ?, ?, ?)",
@@ -266,16 +276,23 @@ class SQLiteStorage:
         ):
             plays.setdefault(deal_idx, []).append(card)
         deals = []
+        annulled: list[DealRecord] = []  # deals annulled by a redeal, before the next one
         for idx, dealer, hands, trump, auction_text in self._db.execute(
             "SELECT idx, dealer, hands, trump_card, auction FROM deals WHERE match_id = ?"
             " ORDER BY idx",
             (match_id,),
         ):
             auction = json.loads(auction_text) if auction_text else {}
+            if "asked_by" in auction:
+                annulled.append(DealRecord(dealer, json.loads(hands), trump or None,
+                                           asked_by=auction["asked_by"]))
+                continue
             deals.append(DealRecord(dealer, json.loads(hands), trump or None,
                                     plays.get(idx, []), bids=auction.get("bids"),
-                                    called_card=auction.get("called_card")))
-        record = GameRecord(json.loads(rules), first_dealer, deals)
+                                    called_card=auction.get("called_card"),
+                                    redeals=annulled or None))
+            annulled = []
+        record = GameRecord(json.loads(rules), first_dealer, deals, pending_redeals=annulled)
         return StoredMatch(
             id=match_id,
             table_id=table_id,

@@ -173,7 +173,9 @@ class Table:
         table.match = replayed.match
         table.match_id = stored.match.id
         table.match_number = stored.match.number
-        table.state = replayed.states[-1] if replayed.states else None
+        table.state = replayed.dealt[-1] if replayed.dealt else None
+        if table.state is not None and table.state.redeal_by is not None:
+            table.state = None  # stopped right after a redeal was asked: deal again
         if table.state is None and not table.match.is_over:
             table.deal_next()
         elif stored.match.finished is None and table.match.is_over:
@@ -205,7 +207,7 @@ class Table:
         deal = state.deal
         self.storage.add_deal(
             self.match_id,
-            len(self.match.deals) - 1,
+            self.stored_index,
             deal.dealer,
             [format_mask(hand) for hand in deal.hands],
             None if deal.trump_card is None else card_name(deal.trump_card),
@@ -222,6 +224,17 @@ class Table:
     @property
     def deal_index(self) -> int:
         return len(self.match.deals) - 1
+
+    @property
+    def stored_index(self) -> int:
+        """The current deal's row in storage: deals annulled by a redeal have rows too."""
+        return len(self.match.deals) - 1 + len(self.match.annulled)
+
+    def redeals(self) -> list[int]:
+        """Who asked for a new deal (weak_hand_redeal) before the current deal, in order:
+        public, as every seat hears an ask."""
+        current = len(self.match.deals) - 1
+        return [a.asked_by for a in self.match.annulled if a.before == current]
 
     @property
     def last_result(self) -> HandResult | None:
@@ -248,7 +261,8 @@ class Table:
             raise TableError(f"no {action} now: the hand is over", "not_playing")
         if state.phase != stage:
             wanted = {"bidding": "a bid", "calling": "the declarer's called card",
-                      "play": "a card"}[state.phase]
+                      "redeal": "an answer to the redeal question",
+                      "play": "a card"}.get(state.phase, state.phase)
             raise TableError(f"no {action} now: the table waits for {wanted}", "not_now")
         actor = self.actor()
         if seat != actor:
@@ -268,10 +282,29 @@ class Table:
         state.call(card, seat)
         self._store_auction(state)
 
+    def may_ask_redeal(self, seat: int) -> bool:
+        """Whether the seat deciding now (``seat``, for the dummy its partner) may ask for a
+        new deal: the redeal question is asked and the hand it answers for is weak enough."""
+        state = self.state
+        return (state is not None and state.phase == "redeal" and self.actor() == seat
+                and state.may_ask_redeal(state.to_play))
+
+    def redeal(self, seat: int, ask: bool) -> None:
+        """``seat`` keeps its hand or asks for a new deal (weak_hand_redeal). An ask annuls
+        the deal: it is stored as annulled and the same dealer deals again at once. Raises
+        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
+        state = self._check_turn(seat, "redeal", "redeal answer")
+        state.answer_redeal(ask, state.to_play)
+        self.version += 1
+        if state.redeal_by is not None:
+            self.storage.set_redeal(self.match_id, self.stored_index, state.redeal_by)
+            self.match.annul_deal(state)
+            self.deal_next()
+
     def _store_auction(self, state: State) -> None:
         contract = state.contract
         self.storage.set_auction(
-            self.match_id, self.deal_index, list(state.bids),
+            self.match_id, self.stored_index, list(state.bids),
             None if contract is None else card_name(contract.called_card))
         self.version += 1
 
@@ -282,7 +315,7 @@ class Table:
         state = self._check_turn(seat, "play", "card may be played")
         card = held_copy(state.hands[state.to_play], card)
         state.play(card, state.to_play)
-        self.storage.add_play(self.match_id, self.deal_index, len(state.plays) - 1,
+        self.storage.add_play(self.match_id, self.stored_index, len(state.plays) - 1,
                               card_name(card))
         self.version += 1
         if state.is_finished():

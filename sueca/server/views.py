@@ -25,6 +25,7 @@ from typing import Any
 from sueca.auction import bidding_order, high_bidder, lowest_bid
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_information
+from sueca.redeal import hand_points, redeal_limit
 from sueca.rules import MAX_BID
 from sueca.server.tables import Table
 
@@ -97,6 +98,10 @@ def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
         "tricks_won": [sum(1 for w in info.trick_winners if sides[w] == team)
                        for team in range(rules.teams_count)],
     }
+    if rules.weak_hand_redeal:
+        # Who asked for a new deal before this one (public), and each answer so far.
+        part["redeals"] = table.redeals()
+        part["redeal_answers"] = list(info.redeal_answers)
     if rules.bidding:
         part["auction"] = _auction(info)
         # Each player keeps his own tricks: his tricks and card points lie before him.
@@ -180,6 +185,15 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
             legal = state.information_state(acting_for).legal_moves()
         view["legal"] = _cards(legal)
         view["acting_for"] = acting_for
+        if acting_for is not None and state.phase == "redeal":
+            # The redeal question, to the seat deciding it: its hand's worth, and whether it
+            # may ask (the one fact about its hand the rule lets it act on).
+            hand = state.information_state(acting_for).hand
+            view["redeal"] = {
+                "may_ask": state.may_ask_redeal(acting_for),
+                "points": hand_points(table.rules, hand),
+                "limit": redeal_limit(table.rules, acting_for, state.first_leader),
+            }
     return view
 
 

@@ -70,6 +70,12 @@ const STRINGS = {
     err_bad_bid: "Licitação inválida: licite de {min} a {max}, ou passe.",
     err_bad_call: "Essa carta não pode ser chamada.", err_not_now: "Agora não.",
     err_auction: "Ainda não: a licitação não acabou.",
+    opt_weak_hand_redeal: "Mão fraca pode pedir nova mão (Brasil)",
+    redeal_keep: "Ficar com a mão", redeal_ask: "Pedir nova mão",
+    redeal_prompt: "A sua mão tem {p} pontos (menos de {limit}): pode pedir nova mão.",
+    your_redeal_turn: "Fica com a mão ou pede nova mão?", redeal_turn_of: "{name} decide se pede nova mão",
+    redeal_asked: "{name} pediu nova mão: {dealer} volta a dar.",
+    err_bad_redeal: "Só uma mão fraca pode pedir nova mão.",
   },
   "pt-BR": {
     lang_name: "Português (BR)",
@@ -138,6 +144,12 @@ const STRINGS = {
     err_bad_bid: "Lance inválido: dê de {min} a {max}, ou passe.",
     err_bad_call: "Essa carta não pode ser chamada.", err_not_now: "Agora não.",
     err_auction: "Ainda não: o leilão não terminou.",
+    opt_weak_hand_redeal: "Mão fraca pode pedir nova mão (Brasil)",
+    redeal_keep: "Ficar com a mão", redeal_ask: "Pedir nova mão",
+    redeal_prompt: "Sua mão tem {p} pontos (menos de {limit}): você pode pedir nova mão.",
+    your_redeal_turn: "Fica com a mão ou pede nova mão?", redeal_turn_of: "{name} decide se pede nova mão",
+    redeal_asked: "{name} pediu nova mão: {dealer} dá de novo.",
+    err_bad_redeal: "Só uma mão fraca pode pedir nova mão.",
   },
   en: {
     lang_name: "English",
@@ -206,6 +218,12 @@ const STRINGS = {
     err_bad_bid: "Not a bid you may make: bid {min} to {max}, or pass.",
     err_bad_call: "That card cannot be called.", err_not_now: "Not now.",
     err_auction: "Not yet: the bidding is not over.",
+    opt_weak_hand_redeal: "A weak hand may ask for a new deal (Brazil)",
+    redeal_keep: "Keep my hand", redeal_ask: "Ask for a new deal",
+    redeal_prompt: "Your hand holds {p} points (fewer than {limit}): you may ask for a new deal.",
+    your_redeal_turn: "Keep your hand or ask for a new deal?", redeal_turn_of: "{name} decides whether to ask for a new deal",
+    redeal_asked: "{name} asked for a new deal: {dealer} deals again.",
+    err_bad_redeal: "Only a weak hand may ask for a new deal.",
   },
 };
 

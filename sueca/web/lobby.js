@@ -84,7 +84,7 @@ async function createTable(event) {
   const name = $("name").value.trim();
   localStorage.setItem("sueca.name", name);
   const rules = { variant: $("preset").value, match_target: Number($("target").value) };
-  for (const option of ["must_trump", "review_tricks", "rolha", "tie_carry"]) {
+  for (const option of ["must_trump", "review_tricks", "rolha", "tie_carry", "weak_hand_redeal"]) {
     if ($(option).checked) rules[option] = true;
   }
   if ($("sweep").value !== "points") rules.sweep = $("sweep").value;

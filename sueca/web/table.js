@@ -341,6 +341,7 @@ let auctionKey = null; // the controls are rebuilt only when the auction moves o
 
 function renderAuction() {
   const panel = $("auction");
+  if (view.redeals !== undefined) { renderRedeal(panel); return; } // never at a bidding table
   const a = view.bidding ? view.auction : null;
   if (!a || view.phase !== "playing" && !a.contract) {
     panel.hidden = true;
@@ -402,6 +403,40 @@ function renderAuction() {
   $("auction-banner").innerHTML = banner;
 }
 
+// ---- the redeal on a weak hand (weak_hand_redeal, Brazil): keep, or ask for a new deal ----
+
+let redealKey = null; // the panel is rebuilt only when the question or the news changes
+
+function renderRedeal(panel) {
+  const asked = view.redeals || [];
+  const mine = view.phase === "playing" && seated() && view.actor === view.you
+    && view.stage === "redeal" && view.redeal;
+  // Who asked before this deal: news until the first card of the new deal is down.
+  const news = view.phase === "playing" && view.played === 0 ? asked : [];
+  if (!mine && !news.length) {
+    panel.hidden = true;
+    panel.innerHTML = "";
+    redealKey = null;
+    return;
+  }
+  const key = `${view.score.number}:${view.deal}:${news.length}:${mine}:${LANG}`;
+  if (key === redealKey) return;
+  redealKey = key;
+  panel.hidden = false;
+  let html = news.map((seat) => `<p class="contract">${t("redeal_asked", {
+    name: escapeHtml(seatName(seat)), dealer: escapeHtml(seatName(view.dealer)) })}</p>`).join("");
+  if (mine) {
+    const r = view.redeal;
+    html += `<div class="bid-controls" role="group" aria-label="${t("your_redeal_turn")}">
+      ${r.may_ask ? `<span>${t("redeal_prompt", { p: r.points, limit: r.limit })}</span>` : ""}
+      <button class="btn" type="button" id="keep-button">${t("redeal_keep")}</button>
+      <button class="btn primary" type="button" id="redeal-button"${r.may_ask ? "" : " disabled"}>${
+        t("redeal_ask")}</button></div>`;
+  }
+  panel.innerHTML = html;
+  $("keep-button")?.focus();
+}
+
 function sendBid(value) {
   send({ type: "bid", bid: value });
 }
@@ -415,6 +450,8 @@ $("auction").addEventListener("click", (event) => {
     if (Number.isInteger(value)) sendBid(value);
   }
   if (target.dataset.call) send({ type: "call", card: target.dataset.call });
+  if (target.id === "keep-button") send({ type: "redeal", ask: false });
+  if (target.id === "redeal-button") send({ type: "redeal", ask: true });
 });
 
 $("auction").addEventListener("keydown", (event) => {
@@ -431,6 +468,8 @@ function renderStatus() {
   const mine = view.phase === "playing" && seated() && view.actor === view.you;
   if (view.phase === "playing" && view.stage === "bidding") {
     text = mine ? t("your_bid_turn") : t("bid_turn_of", { name: seatName(view.to_play) });
+  } else if (view.phase === "playing" && view.stage === "redeal") {
+    text = mine ? t("your_redeal_turn") : t("redeal_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing" && view.stage === "calling") {
     text = mine ? t("your_call_turn") : t("call_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing") {

@@ -1,0 +1,150 @@
+"""The redeal on a weak hand at the web server's table: the question goes to the seat that
+decides, an ask stores the annulled deal and the same dealer deals again, refusals change
+nothing, the views show the ask to everyone and no card, and a restart resumes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sueca.cards import card_name, parse_card
+from sueca.record import check
+from sueca.rules import preset
+from sueca.server import views
+from sueca.server.storage import SQLiteStorage
+from sueca.server.tables import Table, TableError, parse_seats
+from sueca.state import IllegalMoveError
+
+sys.path.insert(0, str(Path(__file__).parent / "server"))
+from server_support import LiveServer, create_table, join, token_of
+
+GENEROUS = preset("brazil").replace(weak_hand_redeal=True, weak_hand_limits=(30, 25))
+
+
+def human_table(store: SQLiteStorage, seed: int = 3) -> Table:
+    seats = parse_seats([{"kind": "human", "name": n} for n in "ABCD"], GENEROUS)
+    return Table.create("t1", GENEROUS, seats, store, random.Random(seed))
+
+
+def ask_somewhere(table: Table) -> int:
+    """Answer the redeal question seat by seat, keeping until a seat may ask: it asks."""
+    while True:
+        assert table.stage == "redeal"
+        seat = table.actor()
+        assert seat is not None
+        if table.may_ask_redeal(seat):
+            table.redeal(seat, True)
+            return seat
+        table.redeal(seat, False)
+
+
+def test_an_ask_stores_the_annulled_deal_and_the_same_dealer_deals_again() -> None:
+    store = SQLiteStorage(":memory:")
+    table = human_table(store)
+    dealer = table.state.deal.dealer if table.state else -1
+    first = table.state.deal if table.state else None
+    asker = ask_somewhere(table)
+    state = table.state
+    assert state is not None and state.phase == "redeal" and state.deal != first
+    assert state.deal.dealer == dealer and table.redeals() == [asker]
+    assert table.match.annulled[0].asked_by == asker and table.match.score == [0, 0]
+    # Every view shows who asked; nobody sees a card of the annulled deal or another hand.
+    spectator = views.public_view(table, ["here"] * 4, set())
+    assert spectator["redeals"] == [asker] and spectator["stage"] == "redeal"
+    actor = table.actor()
+    assert actor is not None
+    mine = views.seat_view(table, actor, ["here"] * 4, set())
+    assert mine["redeal"]["may_ask"] == state.may_ask_redeal(actor)
+    assert mine["redeal"]["limit"] in (25, 30) and mine["legal"] == []
+    other = views.seat_view(table, (actor + 1) % 4, ["here"] * 4, set())
+    assert "redeal" not in other
+    # Keep everywhere, then play the deal out: the stored record holds the redeal and checks.
+    while table.stage == "redeal":
+        seat = table.actor()
+        assert seat is not None
+        table.redeal(seat, False)
+    while table.phase == "playing":
+        seat = table.actor()
+        assert seat is not None and table.state is not None
+        table.play(seat, table.state.legal_moves()[0])
+    stored = store.load_match(table.match_id)
+    assert stored is not None
+    redeals = stored.record.deals[0].redeals
+    assert redeals is not None and [r.asked_by for r in redeals] == [asker]
+    report = check(stored.record)
+    assert report["valid"], report["error"]
+    assert report["deals"][0]["redeals"][0]["asked_by"] == asker
+
+
+def test_refusals_change_nothing() -> None:
+    store = SQLiteStorage(":memory:")
+    table = human_table(store)
+    seat = table.actor()
+    assert seat is not None and table.state is not None
+    version = table.version
+    with pytest.raises(TableError) as wrong_seat:
+        table.redeal((seat + 1) % 4, False)
+    assert wrong_seat.value.code == "not_your_turn"
+    with pytest.raises(TableError) as no_card:
+        table.play(seat, table.state.legal_mask().bit_length())  # no card before the answers
+    assert no_card.value.code == "not_now"
+    strong = GENEROUS.replace(weak_hand_limits=(0, 0))
+    table.state.rules = strong  # nobody may ask at these limits
+    with pytest.raises(IllegalMoveError) as too_strong:
+        table.redeal(seat, True)
+    assert too_strong.value.reason == "bad_redeal"
+    assert table.version == version and table.state.redeal_answers == []
+
+
+def test_a_table_stopped_right_after_an_ask_resumes_with_a_fresh_deal(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    store = SQLiteStorage(db)
+    table = human_table(store)
+    asker = ask_somewhere(table)
+    dealt = table.state.deal if table.state else None
+    store.close()
+    store = SQLiteStorage(db)
+    (stored,) = store.open_tables()
+    assert stored.match is not None
+    restored = Table.restore(stored, store, random.Random(9))
+    assert restored.state is not None and restored.state.deal == dealt
+    assert restored.redeals() == [asker] and restored.stage == "redeal"
+    store.close()
+
+
+def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) -> None:
+    with LiveServer(str(tmp_path / "sueca.db")) as server:
+        created = create_table(server.http, ["human"] * 4,
+                               {"variant": "brazil", "weak_hand_redeal": True,
+                                "weak_hand_limits": [40, 40]})
+
+        async def scenario() -> list[dict[str, Any]]:
+            players = [await join(server.ws, created["id"], token_of(created, s), s)
+                       for s in range(4)]
+            view = await players[0].sync()
+            actor = view["actor"]
+            assert view["stage"] == "redeal"
+            mine = await players[actor].sync()
+            assert mine["redeal"]["may_ask"] and mine["legal"] == []
+            await players[actor].send({"type": "redeal", "ask": "yes"})
+            refused = await players[actor].recv_until("error")
+            assert refused["code"] == "malformed"
+            await players[actor].send({"type": "redeal", "ask": True})
+            seen = []
+            for player in players:
+                view = await player.sync()
+                seen.append(view)
+            return [{"asker": actor, **v} for v in seen]
+
+        seen = asyncio.run(scenario())
+    for view in seen:
+        assert view["redeals"] == [view["asker"]] and view["stage"] == "redeal"
+        hand = {card_name(parse_card(c)) for c in view["hand"]}
+        known = {c for seat, cards in enumerate(view["known"]) if seat != view["you"]
+                 for c in cards}
+        assert known <= {view["trump_card"]} and len(hand) == 10
