@@ -101,6 +101,8 @@ _NORMAL: dict[str, Callable[[Any, int], object]] = {
     "contract": lambda v, p: v,
     "teams": lambda v, p: v,
     "seat_points": lambda v, p: v,
+    "redeal_answers": lambda v, p: v,
+    "redeal_by": lambda v, p: v,
 }
 
 

@@ -473,3 +473,40 @@ def test_may_ask_is_the_rule_the_state_applies() -> None:
         for seat in range(4):
             assert state.may_ask_redeal(seat) == may_ask(GENEROUS, state.hands[seat], seat,
                                                          state.first_leader)
+
+
+@pytest.mark.parametrize("options", [{}, {"dummy": 2}, {"variant": "double8"}])
+def test_the_protocol_tracker_rebuilds_every_information_state(options: dict[str, Any]
+                                                               ) -> None:
+    """Every seat, told each answer as it comes, rebuilds the referee's information state
+    field by field through the redeal question, an annulled deal and the play after it."""
+    from test_protocol_tables import Listener, assert_same
+
+    rules = Rules.from_dict({"variant": "brazil", "weak_hand_redeal": True,
+                             "weak_hand_limits": [30, 25], **options})
+    rng = random.Random(11)
+    match = Match(rules, first_dealer=rng.randrange(rules.players))
+    listeners = [Listener(rules, s) for s in range(rules.players)]
+    annulled = 0
+    while True:
+        state = match.new_deal(rng)
+        while state.phase == "redeal":
+            for seat, listener in enumerate(listeners):
+                assert_same(listener.sync(state), state.information_state(seat), f"seat {seat}")
+            ask = state.may_ask_redeal(state.to_play) and (annulled < 2 or rng.random() < 0.3)
+            state.answer_redeal(ask)
+        if state.redeal_by is not None:
+            for seat, listener in enumerate(listeners):
+                listener.tell(listener.feed.deal_annulled(state.information_state(seat)))
+                assert listener.messages[-1] == {"type": "redeal", "seat": state.redeal_by,
+                                                 "ask": True}
+                assert listener.session.tracker is None
+            match.annul_deal(state)
+            annulled += 1
+            continue
+        for _ in range(2 * rules.players):
+            for seat, listener in enumerate(listeners):
+                assert_same(listener.sync(state), state.information_state(seat), f"seat {seat}")
+            state.push(rng.choice(state.legal_moves()))
+        break
+    assert annulled
