@@ -148,3 +148,45 @@ def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) ->
         known = {c for seat, cards in enumerate(view["known"]) if seat != view["you"]
                  for c in cards}
         assert known <= {view["trump_card"]} and len(hand) == 10
+
+
+@pytest.mark.slow
+def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
+    """Debian's Chromium (as test_server_browser): the lobby offers the option, the player
+    with a weak hand gets the keep / new-deal buttons, and after the ask sees who asked."""
+    from playwright.sync_api import sync_playwright
+    from test_server_browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, PACE
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            args=LAUNCH_ARGS, viewport={"width": 1280, "height": 860}, locale="pt-PT")
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(server.http + "/")
+            assert page.locator("#weak_hand_redeal").count() == 1
+            # Limits every hand is under: the player is always asked, and asks. (Random bots:
+            # a bot that always asked would redeal for ever at such limits.)
+            created = create_table(server.http, ["human", "bot", "bot", "bot"],
+                                   {"variant": "brazil", "weak_hand_redeal": True,
+                                    "weak_hand_limits": [121, 121]}, level="random")
+            page.goto(server.http + created["seats"][0]["link"])
+            page.wait_for_selector("#redeal-button:not([disabled])", timeout=20_000)
+            page.screenshot(path=str(ARTIFACTS / "web-redeal-question.png"))
+            (room,) = server.app.state.rooms.rooms.values()
+            dealer = room.table.state.deal.dealer
+            page.click("#redeal-button")
+            page.wait_for_function(
+                "[...document.querySelectorAll('#auction .contract')]"
+                ".some((p) => p.textContent.includes('pediu nova mão'))", timeout=20_000)
+            page.screenshot(path=str(ARTIFACTS / "web-redeal-asked.png"))
+            assert room.table.match.annulled and room.table.state.deal.dealer == dealer
+            assert errors == []
+        finally:
+            browser.close()
