@@ -9,7 +9,8 @@ and by whom (:meth:`InformationState.played_by`); the suits each seat has shown 
 open hands, every hand; at a three-player table, the dummy's hand once the opening lead is
 made; and at a bidding table the bids and the called card, but not who holds it: the declarer's
 partner is known to himself alone until the called card is played
-(:attr:`InformationState.teams`).
+(:attr:`InformationState.teams`). With ``weak_hand_redeal`` every seat hears each answer to the
+redeal question (:attr:`InformationState.redeal_answers`): who asked, never a card of his hand.
 
 Players may remember the play, but they may not *look at* taken tricks again (RULES.md), and
 a front-end shows no running count of points: :attr:`~InformationState.past_tricks` and

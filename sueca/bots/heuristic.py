@@ -5,7 +5,9 @@
 - do not lead a king (or a jack) while that suit's ace and seven are out;
 - track the sevens: a seven is the master once its ace has gone;
 - feed points to a trick your partner is sure to win, throw nothing to the opponents;
-- win cheaply, overtrump only when it pays, and discard queens and blanks from long suits.
+- win cheaply, overtrump only when it pays, and discard queens and blanks from long suits;
+- with ``weak_hand_redeal``, ask for a new deal whenever the hand is weak enough to
+  (:meth:`Bot.redeal`'s default, which it keeps: such a hand is worth less than a fresh deal).
 
 At the larger tables (five, six or eight seats) a card is seldom the master of its suit while
 several opponents are still to play, so waiting for masters means never winning a trick: there
