@@ -194,6 +194,17 @@ class Rules:
                 "points the opening leader, then any other seat, must hold fewer than to ask "
                 "for a new deal"
             )
+        # Limits that together claim more than half the card points would annul most deals
+        # (at 15 and 15 a four-player table asks on 29% of deals, at 20 and 20 on 64%; limits
+        # that no deal can meet would re-deal for ever).
+        points = sum(RANK_POINTS[card % 10] for card in range(self.deck_size))
+        claimed = limits[0] + (self.players - 1) * limits[1]
+        if self.weak_hand_redeal and 2 * claimed > points:
+            raise RulesError(
+                f"rules option 'weak_hand_limits' {list(limits)} claims {claimed} card points "
+                f"over the table's hands, more than half of the {points} dealt: most deals "
+                "would be dealt again"
+            )
         if self.weak_hand_redeal and self.bidding:
             # The auction is how a weak hand stays out of it there (a pass), and the opening
             # leader is not known until it is over.

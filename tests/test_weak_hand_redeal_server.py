@@ -23,12 +23,18 @@ from sueca.state import IllegalMoveError
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_support import LiveServer, create_table, join, token_of
 
-GENEROUS = preset("brazil").replace(weak_hand_redeal=True, weak_hand_limits=(30, 25))
+GENEROUS = preset("brazil").replace(weak_hand_redeal=True, weak_hand_limits=(15, 15))
 
 
 def human_table(store: SQLiteStorage, seed: int = 3) -> Table:
+    """A table of four people whose first deal has a seat that may ask (from ``seed`` on)."""
     seats = parse_seats([{"kind": "human", "name": n} for n in "ABCD"], GENEROUS)
-    return Table.create("t1", GENEROUS, seats, store, random.Random(seed))
+    while True:
+        probe = Table.create("t1", GENEROUS, seats, SQLiteStorage(":memory:"),
+                             random.Random(seed))
+        if probe.state and any(probe.state.may_ask_redeal(s) for s in range(4)):
+            return Table.create("t1", GENEROUS, seats, store, random.Random(seed))
+        seed += 1
 
 
 def ask_somewhere(table: Table) -> int:
@@ -60,7 +66,7 @@ def test_an_ask_stores_the_annulled_deal_and_the_same_dealer_deals_again() -> No
     assert actor is not None
     mine = views.seat_view(table, actor, ["here"] * 4, set())
     assert mine["redeal"]["may_ask"] == state.may_ask_redeal(actor)
-    assert mine["redeal"]["limit"] in (25, 30) and mine["legal"] == []
+    assert mine["redeal"]["limit"] == 15 and mine["legal"] == []
     other = views.seat_view(table, (actor + 1) % 4, ["here"] * 4, set())
     assert "redeal" not in other
     # Keep everywhere, then play the deal out: the stored record holds the redeal and checks.
@@ -118,10 +124,11 @@ def test_a_table_stopped_right_after_an_ask_resumes_with_a_fresh_deal(tmp_path: 
 
 
 def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) -> None:
-    with LiveServer(str(tmp_path / "sueca.db")) as server:
+    # Seed 1: the opening leader of the first deal holds fewer than 15 points.
+    with LiveServer(str(tmp_path / "sueca.db"), seed=1) as server:
         created = create_table(server.http, ["human"] * 4,
                                {"variant": "brazil", "weak_hand_redeal": True,
-                                "weak_hand_limits": [40, 40]})
+                                "weak_hand_limits": [15, 15]})
 
         async def scenario() -> list[dict[str, Any]]:
             players = [await join(server.ws, created["id"], token_of(created, s), s)
@@ -143,7 +150,9 @@ def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) ->
 
         seen = asyncio.run(scenario())
     for view in seen:
-        assert view["redeals"] == [view["asker"]] and view["stage"] == "redeal"
+        # The fresh deal's question, or its play where no hand of it may ask (people who may
+        # only keep keep at once).
+        assert view["redeals"] == [view["asker"]] and view["stage"] in ("redeal", "play")
         hand = {card_name(parse_card(c)) for c in view["hand"]}
         known = {c for seat, cards in enumerate(view["known"]) if seat != view["you"]
                  for c in cards}
@@ -160,7 +169,8 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
     ARTIFACTS.mkdir(exist_ok=True)
-    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server, \
+    # Seed 13: the first deal's bots keep and the player (seat 0) holds fewer than 15 points.
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE, seed=13) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
@@ -171,11 +181,9 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(server.http + "/")
             assert page.locator("#weak_hand_redeal").count() == 1
-            # Limits every hand is under: the player is always asked, and asks. (Random bots:
-            # a bot that always asked would redeal for ever at such limits.)
             created = create_table(server.http, ["human", "bot", "bot", "bot"],
                                    {"variant": "brazil", "weak_hand_redeal": True,
-                                    "weak_hand_limits": [121, 121]}, level="random")
+                                    "weak_hand_limits": [15, 15]}, level="random")
             page.goto(server.http + created["seats"][0]["link"])
             page.wait_for_selector("#redeal-button:not([disabled])", timeout=20_000)
             page.screenshot(path=str(ARTIFACTS / "web-redeal-question.png"))
