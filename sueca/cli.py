@@ -158,10 +158,9 @@ def _print_team_report(report: dict[str, Any], rules: Rules) -> None:
             f"{deal['points'][0]}–{deal['points'][1]}",
             f"{deal['game_points'][0]}–{deal['game_points'][1]}" if deal["finished"] else "",
             f"{score[0]}–{score[1]}",
-            "; ".join(([] if deal["finished"] else ["unfinished"]) + (
-                ["new deals asked by seats " + ", ".join(
-                    str(r["asked_by"]) for r in deal["redeals"])]
-                if deal.get("redeals") else [])),
+            "; ".join(([] if deal["finished"] else ["unfinished"]) + [
+                f"new deal asked by seat {r['asked_by']} ({r['points']} points)"
+                for r in deal.get("redeals") or ()]),
         )
     console.print(table)
     match = report["match"]

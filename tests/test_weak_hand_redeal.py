@@ -529,3 +529,21 @@ def test_the_protocol_tracker_rebuilds_every_information_state(options: dict[str
             state.push(rng.choice(state.legal_moves()))
         break
     assert annulled
+
+
+def test_sueca_check_names_who_asked_and_his_points(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+
+    match, states = play_match(GENEROUS, [HeuristicBot(s) for s in range(4)],
+                               random.Random(1), first_dealer=0)
+    assert match.annulled
+    path = tmp_path / "match.json"
+    path.write_text(dumps(GameRecord.from_states(GENEROUS, 0, states)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    first = states[0]
+    assert first.redeal_by is not None
+    points = hand_points(GENEROUS, first.deal.hands[first.redeal_by])
+    assert f"new deal asked by seat {first.redeal_by} ({points} points)" in result.output
