@@ -193,6 +193,7 @@ class GameRecord:
 
 
 _DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card", "redeals")
+_DEAL_KEYS_WITHOUT_REDEALS = tuple(k for k in _DEAL_KEYS if k != "redeals")
 _REDEAL_KEYS = ("dealer", "hands", "trump_card", "asked_by")
 
 
@@ -236,18 +237,23 @@ def from_json(data: Any) -> GameRecord:
         for key in ("plays", "bids"):
             if not isinstance(item.get(key, []), list):
                 raise RecordFormatError(f"deal {index}: {key!r} must be a list")
-        extra = {k: v for k, v in item.items() if k not in _DEAL_KEYS}
+        # ``redeals`` is ours only where the rules play weak_hand_redeal: elsewhere it is some
+        # other writer's field, kept and ignored like any unknown one.
+        ours = _DEAL_KEYS if parsed.weak_hand_redeal else _DEAL_KEYS_WITHOUT_REDEALS
+        extra = {k: v for k, v in item.items() if k not in ours}
         redeals = None
-        if "redeals" in item:
+        if "redeals" in item and parsed.weak_hand_redeal:
             redeals = _redeals_from_json(item["redeals"], f"deal {index}'s 'redeals'", parsed)
         deals.append(DealRecord(
             item["dealer"], item["hands"], item.get("trump_card"), item.get("plays", []), extra,
             bids=item.get("bids"), called_card=item.get("called_card"), redeals=redeals,
         ))
     first_dealer = data.get("first_dealer", deals[0].dealer if deals else 0)
-    extra = {k: v for k, v in data.items()
-             if k not in ("rules", "first_dealer", "players", "deals", "pending_redeals")}
-    pending = _redeals_from_json(data.get("pending_redeals", []), "'pending_redeals'", parsed)
+    top = ("rules", "first_dealer", "players", "deals",
+           *(("pending_redeals",) if parsed.weak_hand_redeal else ()))
+    extra = {k: v for k, v in data.items() if k not in top}
+    pending = (_redeals_from_json(data.get("pending_redeals", []), "'pending_redeals'", parsed)
+               if parsed.weak_hand_redeal else [])
     return GameRecord(rules, first_dealer, deals, extra, pending)
 
 
@@ -370,16 +376,19 @@ def replay(record: GameRecord) -> Replay:
                 return fail(index, play_index, str(error))
         result = match.finish_deal(state) if state.is_finished() else None
         results.append(report(state, result.game_points if result else None))
-    after = len(record.deals)
+    # A pending redeal comes after the last deal: its errors name that deal (``error.deal``
+    # indexes ``deals``), or deal 0 when the record has none yet.
+    last = max(len(record.deals) - 1, 0)
     for number, redealt in enumerate(record.pending_redeals):
         if match.is_over:
-            return fail(after, None, f"the match was already won by {match.winner_name}")
+            return fail(last, None, f"pending redeal {number} (after this deal): the match "
+                                    f"was already won by {match.winner_name}")
         if states and not states[-1].is_finished():
-            return fail(after - 1, None, "this deal is unfinished, but a new deal was asked "
-                                         "for after it")
+            return fail(last, None, "this deal is unfinished, but a new deal was asked "
+                                    "for after it")
         problem = _replay_redeal(match, redealt, [], dealt)
         if problem:
-            return fail(after, None, f"pending redeal {number}: {problem}")
+            return fail(last, None, f"pending redeal {number} (after this deal): {problem}")
     return Replay(rules, match, states, None, results, dealt)
 
 

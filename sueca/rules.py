@@ -120,13 +120,13 @@ class Rules:
         ):
             raise RulesError(f"rules option 'dummy' must be a seat from 0 to {self.players - 1}")
         self._check_table()
-        self._check_weak_hand_redeal()
         points = [RANK_POINTS[card % 10] for card in range(self.deck_size)]
         if self.maria_de_copas:
             for queen_of_hearts in range(15, self.deck_size, DECK_SIZE):  # in every deck
                 points[queen_of_hearts] += self.maria_de_copas
         object.__setattr__(self, "_points", tuple(points))
         object.__setattr__(self, "_derived", {})
+        self._check_weak_hand_redeal()
 
     def _check_table(self) -> None:
         """Seats, sides, decks and hand size must make a table the engine can deal and score."""
@@ -194,16 +194,15 @@ class Rules:
                 "points the opening leader, then any other seat, must hold fewer than to ask "
                 "for a new deal"
             )
-        # Limits that together claim more than half the card points would annul most deals
-        # (at 15 and 15 a four-player table asks on 29% of deals, at 20 and 20 on 64%; limits
-        # that no deal can meet would re-deal for ever).
-        points = sum(RANK_POINTS[card % 10] for card in range(self.deck_size))
-        claimed = limits[0] + (self.players - 1) * limits[1]
-        if self.weak_hand_redeal and 2 * claimed > points:
+        # Some hand always holds at most the average hand's card points (30 of 120 at four), so
+        # limits near it would deal again for ever. Half the average at most: at 15 and 15 a
+        # four-player table asks on 29% of deals, at 20 and 20 it would on 64%.
+        average = sum(self._points) * self.hand_size / self.deck_size
+        if self.weak_hand_redeal and 2 * max(limits) > average:
             raise RulesError(
-                f"rules option 'weak_hand_limits' {list(limits)} claims {claimed} card points "
-                f"over the table's hands, more than half of the {points} dealt: most deals "
-                "would be dealt again"
+                f"rules option 'weak_hand_limits' {list(limits)}: a limit may be at most half "
+                f"the card points of an average hand ({int(average / 2)} here); higher ones "
+                "would annul most deals"
             )
         if self.weak_hand_redeal and self.bidding:
             # The auction is how a weak hand stays out of it there (a pass), and the opening

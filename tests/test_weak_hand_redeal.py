@@ -84,11 +84,12 @@ def test_the_option_is_off_by_default_and_round_trips_through_the_rules_object()
     ({"weak_hand_limits": [10, -1]}, "'weak_hand_limits' must list two whole numbers"),
     ({"weak_hand_limits": [10, 5.0]}, "'weak_hand_limits' must list two whole numbers"),
     ({"variant": "italiana5", "weak_hand_redeal": True}, "does not apply at a bidding table"),
-    # 20 + 3 * 15 = 65 of the 120 points: most deals would be dealt again (at 30 and 30 every
-    # deal would be, since some hand always holds at most the average).
-    ({"weak_hand_redeal": True, "weak_hand_limits": [20, 15]}, r"claims 65 card points"),
-    ({"variant": "double8", "weak_hand_redeal": True, "weak_hand_limits": [20, 15]},
-     r"claims 125 card points over the table.s hands, more than half of the 240"),
+    # Half the average hand at most (15 of 30 at four; 19 at six, 13 cards of 80): at 30 and
+    # 30 every deal would be dealt again, since some hand always holds at most the average.
+    ({"weak_hand_redeal": True, "weak_hand_limits": [16, 0]}, r"at most half .* \(15 here\)"),
+    ({"weak_hand_redeal": True, "weak_hand_limits": [60, 0]}, r"would annul most deals"),
+    ({"variant": "double6", "weak_hand_redeal": True, "weak_hand_limits": [10, 20]},
+     r"\(19 here\)"),
 ])
 def test_bad_options_are_refused_by_name(options: dict[str, Any], words: str) -> None:
     with pytest.raises(RulesError, match=words):
@@ -351,7 +352,6 @@ def test_check_refuses_an_ask_by_a_hand_too_strong_naming_seat_and_points() -> N
 @pytest.mark.parametrize(("change", "words"), [
     (lambda d: d["deals"][0]["redeals"][0].update(dealer=1), "the same dealer deals again"),
     (lambda d: d["deals"][0]["redeals"][0].update(asked_by=4), "asked_by must be a seat"),
-    (lambda d: d.update(rules={"variant": "brazil"}), "do not play weak_hand_redeal"),
 ])
 def test_check_refuses_a_bad_redeal(change: Any, words: str) -> None:
     record, _ = annulled_then_played()
@@ -368,6 +368,40 @@ def test_a_malformed_redeals_list_is_no_record(redeals: Any) -> None:
     data["deals"][0]["redeals"] = redeals
     with pytest.raises(ValueError, match="redeals"):
         loads(json.dumps(data))
+
+
+def test_where_the_rules_do_not_play_it_redeals_are_another_writers_fields() -> None:
+    """RECORD.md: readers ignore fields they do not know. Under rules without the option a
+    ``redeals`` or ``pending_redeals`` field is not ours: kept as written, never read."""
+    record, _ = annulled_then_played()
+    data = json.loads(dumps(record))
+    data["rules"] = {"variant": "brazil"}
+    data["deals"][0]["redeals"] = [{"note": "some other program's field"}]
+    data["pending_redeals"] = "anything"
+    text = json.dumps(data)
+    report = check(loads(text))
+    assert report["valid"], report["error"]
+    again = json.loads(dumps(loads(text)))
+    assert again["deals"][0]["redeals"] == data["deals"][0]["redeals"]
+    assert again["pending_redeals"] == "anything"
+
+
+def test_a_bad_pending_redeal_is_reported_at_the_last_deal() -> None:
+    """``error.deal`` indexes ``deals``: a pending redeal's error names the deal it follows."""
+    record, played = annulled_then_played()
+    data = json.loads(dumps(record))
+    # Dealer 1 deals next: the played deal's hands moved one seat on (he holds the trump).
+    hands = [played.deal.hands[(seat - 1) % 4] for seat in range(4)]
+    strongest = max(range(4), key=lambda seat: hand_points(BRAZIL, hands[seat]))
+    points = hand_points(BRAZIL, hands[strongest])
+    assert points >= 10
+    data["pending_redeals"] = [{
+        "dealer": 1, "hands": [format_mask(h) for h in hands],
+        "trump_card": card_name(played.deal.trump_card or 0), "asked_by": strongest}]
+    report = check(loads(json.dumps(data)))
+    assert not report["valid"] and report["error"]["deal"] == len(data["deals"]) - 1
+    assert report["error"]["reason"].startswith(
+        f"pending redeal 0 (after this deal): seat {strongest} holds {points} card points")
 
 
 def test_a_deal_annulled_last_is_kept_as_pending_redeals() -> None:
