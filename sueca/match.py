@@ -103,6 +103,9 @@ class Match:
         if state.deal.dealer != self.dealer:
             raise ValueError(f"deal by seat {state.deal.dealer}, but seat {self.dealer} deals "
                              "now")
+        last = self.annulled[-1] if self.annulled else None
+        if last is not None and last.deal == state.deal and last.before == len(self.deals):
+            raise ValueError("that deal is already annulled")
         annulled = AnnulledDeal(state.deal, state.redeal_by, len(self.deals))
         self.annulled.append(annulled)
         return annulled

@@ -244,6 +244,9 @@ def test_an_annulled_deal_is_dealt_again_by_the_same_dealer_and_scores_nothing()
     assert (annulled.asked_by, annulled.before) == (0, 0)
     assert match.dealer == 3 and match.score == [0, 0] and not match.results
     assert match.deals == [] and match.annulled == [annulled]
+    with pytest.raises(ValueError, match="already annulled"):
+        match.annul_deal(state)
+    assert match.annulled == [annulled]
     again = match.new_deal(random.Random(2))
     assert again.deal.dealer == 3 and match.deals == [again.deal]
 
