@@ -303,7 +303,8 @@ class ExternalBot(Bot):
     (:meth:`new_match`) or first asked, and stops at :meth:`close`. At a three-player table
     the program of the dummy's partner may be asked for the dummy's cards too: :meth:`choose`
     with the dummy's information state sends a ``turn`` naming the dummy's seat (seating one
-    ExternalBot at both seats does that; it keeps the partner's seat).
+    ExternalBot at both seats does that; it keeps the partner's seat). The dummy's redeal
+    question (weak_hand_redeal) names the dummy's seat in its ``redeal_turn`` the same way.
     """
 
     def __init__(
@@ -393,9 +394,12 @@ class ExternalBot(Bot):
         if (self._forfeited or self._no_auction or info.phase != "redeal"
                 or not info.may_ask_redeal()):
             return False
-        question = {"type": "redeal_turn", "points": hand_points(info.rules, info.hand),
-                    "limit": redeal_limit(info.rules, info.seat, info.opening_leader),
-                    "time_ms": self.time_ms}
+        question: dict[str, Any] = {
+            "type": "redeal_turn", "points": hand_points(info.rules, info.hand),
+            "limit": redeal_limit(info.rules, info.seat, info.opening_leader),
+            "time_ms": self.time_ms}
+        if self.feed.view(info).seat != info.seat:
+            question["seat"] = info.seat  # the dummy's question, answered by its partner
         answer = self._ask(info, question, "redeal", f"its redeal answer (seat {info.seat})",
                            _check_redeal, "keeping the hand", patient=True)
         return False if answer is None else answer
@@ -901,9 +905,13 @@ class BotSession:
                 self.tracker = None  # the same dealer's new deal follows
             return []
         if kind == "redeal_turn":
-            info = self._tracker().information_state()
-            if info.phase != "redeal" or info.to_play != self.seat:
-                raise ProtocolError("a redeal_turn, but it is not this seat's turn to answer")
+            # ``seat``: the dummy's question, put to its partner (as a ``turn`` names it).
+            tracker = self._tracker()
+            seat = _seat(message.get("seat", self.seat), tracker.rules, "redeal_turn seat")
+            info = tracker.information_state(seat)
+            if info.phase != "redeal" or info.to_play != seat:
+                raise ProtocolError(f"a redeal_turn, but it is not seat {seat}'s turn to "
+                                    "answer")
             answer = self.bot.redeal(info)
             if type(answer) is bool and answer in info.redeal_answers_allowed():
                 return [{"type": "redeal", "ask": answer}]
