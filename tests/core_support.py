@@ -101,6 +101,7 @@ any_rules = st.builds(
             "tie_carry": st.booleans(),
             "last_trick_bonus": st.integers(0, 20),
             "maria_de_copas": st.integers(0, 20),
+            "weak_hand_redeal": st.booleans(),
         },
     ),
 )

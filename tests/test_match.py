@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -17,6 +18,12 @@ from sueca.state import State
 
 
 def play_random(state: State, rng: random.Random) -> State:
+    """Play the deal out at random; with weak_hand_redeal a seat that may ask does so half the
+    time (the deal then ends annulled, unplayed)."""
+    while state.phase == "redeal":
+        state.answer_redeal(state.may_ask_redeal(state.to_play) and rng.random() < 0.5)
+    if state.redeal_by is not None:
+        return state
     while not state.is_finished():
         state.push(rng.choice(state.legal_moves()))
     return state
@@ -79,7 +86,10 @@ def play_random_match(rules: Rules, seed: int) -> tuple[Match, list[State]]:
     while not match.is_over:
         assert len(states) < 200, "the match does not end"
         state = play_random(match.new_deal(rng), rng)
-        match.finish_deal(state)
+        if state.redeal_by is None:
+            match.finish_deal(state)
+        else:
+            match.annul_deal(state)  # nobody scores; the same dealer deals again
         states.append(state)
     return match, states
 
@@ -109,8 +119,12 @@ def check_random_match(rules: Rules, seed: int) -> None:
     # Before the last deal nobody had won.
     before = [s - g for s, g in zip(match.score, last.game_points, strict=True)]
     assert max(before) < rules.match_target or rules.scoring == "pontos"
-    dealers = [s.deal.dealer for s in states]
-    assert dealers == [(match.first_dealer + i) % 4 for i in range(len(states))]
+    played = [s for s in states if s.redeal_by is None]
+    dealers = [s.deal.dealer for s in played]
+    assert dealers == [(match.first_dealer + i) % 4 for i in range(len(played))]
+    for annulled, after in itertools.pairwise(states):
+        if annulled.redeal_by is not None:  # dealt again by the same dealer
+            assert after.deal.dealer == annulled.deal.dealer
     report = check(GameRecord.from_states(rules, match.first_dealer, states))
     assert report["valid"], report["error"]
     assert report["match"] == {"score": match.score, "winner": winner}

@@ -131,6 +131,9 @@ def check_undo(state: State, history: list[dict[str, object]], rng: random.Rando
 def play_checked_game(rules: Rules, rng: random.Random) -> State:
     state = State(rules, deal_cards(rules, rng.randrange(rules.players), rng))
     assert state.to_play == state.leader == (state.deal.dealer + 1) % rules.players
+    while state.phase == "redeal":  # weak_hand_redeal: every seat keeps, then the play
+        state.answer_redeal(False)
+    assert state.to_play == state.leader
     history = []
     while not state.is_finished():
         check_move_generation(state, rng)
