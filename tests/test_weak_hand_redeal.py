@@ -25,7 +25,7 @@ from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.protocol import BotSession, ExternalBot
 from sueca.record import GameRecord, check, dumps, loads
-from sueca.redeal import hand_points, may_ask, redeal_order
+from sueca.redeal import hand_points, redeal_order
 from sueca.rules import Rules, RulesError, preset
 from sueca.state import IllegalMoveError, State
 
@@ -512,13 +512,25 @@ def test_sueca_bot_answers_the_question_and_follows_the_answers() -> None:
     assert session.tracker is not None and session.tracker.state.phase == "play"
 
 
-def test_may_ask_is_the_rule_the_state_applies() -> None:
+def test_may_ask_follows_rules_md_counted_independently() -> None:
+    """RULES.md section 5, counted from the cards' names: the player on lead may ask with
+    fewer than the first limit, anyone else with fewer than the second (15 and 15 here; the
+    defaults below, with a Maria de Copas bonus counting as card points)."""
+    values = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
     rng = random.Random(5)
-    for _ in range(50):
-        state = State(GENEROUS, deal_cards(GENEROUS, rng.randrange(4), rng))
-        for seat in range(4):
-            assert state.may_ask_redeal(seat) == may_ask(GENEROUS, state.hands[seat], seat,
-                                                         state.first_leader)
+    for rules, limits in ((GENEROUS, (15, 15)), (BRAZIL.replace(maria_de_copas=5), (10, 5))):
+        asked = 0
+        for _ in range(300):
+            state = State(rules, deal_cards(rules, rng.randrange(4), rng))
+            leader = (state.deal.dealer + 1) % 4
+            for seat in range(4):
+                names = format_mask(state.hands[seat]).split()
+                points = sum(values.get(name[0], 0) for name in names)
+                points += rules.maria_de_copas * ("QH" in names)
+                limit = limits[0] if seat == leader else limits[1]
+                assert state.may_ask_redeal(seat) == (points < limit), (seat, names)
+                asked += points < limit
+        assert asked  # the limits were met at times: both answers were checked
 
 
 def _seed_with_a_weak_first_hand(rules: Rules) -> int:
