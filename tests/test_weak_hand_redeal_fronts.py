@@ -5,8 +5,10 @@ protocol to the program that plays the dummy."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
+import time
 from pathlib import Path
 
 from sueca.arena.play import play_match
@@ -76,3 +78,42 @@ def test_sueca_bot_plays_a_dummy_and_answers_its_redeal_question_for_a_whole_mat
             if expected[-1]:
                 break
         assert state.redeal_answers == expected
+
+
+# ---- the web table: a stand-in keeps ---------------------------------------------------------
+
+
+def test_a_stand_in_keeps_for_a_player_who_dropped_during_the_question(tmp_path: Path
+                                                                      ) -> None:
+    """The plain bot asks whenever its hand may: standing in for a person it keeps instead,
+    for an ask cannot be taken back and the player may return to the hand he was dealt."""
+    from server_support import LiveServer, create_table, join, token_of
+
+    from sueca.server import Timing
+
+    # Seed 13: the first deal asks seats 3, 0, 1, 2; only seat 0, the person, may ask.
+    pace = Timing(grace=0.3, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=pace, seed=13) as server:
+        created = create_table(server.http, ["human", "bot", "bot", "bot"],
+                               {"variant": "brazil", "weak_hand_redeal": True,
+                                "weak_hand_limits": [15, 15]}, level="random")
+        table = server.room(created["id"]).table
+        first = table.state
+        assert [first.may_ask_redeal(s) for s in range(4)] == [True, False, False, False]
+
+        async def drop_when_asked() -> None:
+            player = await join(server.ws, created["id"], token_of(created, 0), 0)
+            view = await player.sync()
+            while view["actor"] != 0:
+                await player.recv_until("state")
+                view = player.view or view
+            assert view["stage"] == "redeal" and view["redeal"]["may_ask"]
+            await player.socket.close()
+
+        asyncio.run(drop_when_asked())
+        deadline = time.monotonic() + 10
+        while not first.plays and first.redeal_by is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        # (The bots play on meanwhile: only the first deal is looked at.)
+        assert first.redeal_by is None and first.redeal_answers == [False] * 4
+        assert first.plays and server.room(created["id"]).presence()[0] == "stand_in"

@@ -123,36 +123,50 @@ def test_a_table_stopped_right_after_an_ask_resumes_with_a_fresh_deal(tmp_path: 
     store.close()
 
 
-def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) -> None:
-    # Seed 1: the opening leader of the first deal holds fewer than 15 points.
+def test_over_the_socket_every_person_is_asked_and_the_others_hear_the_ask(tmp_path: Path
+                                                                          ) -> None:
+    # Seed 1: the first deal's questions go to seats 2, 3, 0, 1, and only seat 1 (the last)
+    # holds fewer than 15 points. Every person is asked all the same, in turn: were a hand
+    # that may only keep kept at once, everyone would see who holds the weak one.
     with LiveServer(str(tmp_path / "sueca.db"), seed=1) as server:
         created = create_table(server.http, ["human"] * 4,
                                {"variant": "brazil", "weak_hand_redeal": True,
                                 "weak_hand_limits": [15, 15]})
 
-        async def scenario() -> list[dict[str, Any]]:
+        async def scenario() -> tuple[int, list[dict[str, Any]]]:
             players = [await join(server.ws, created["id"], token_of(created, s), s)
                        for s in range(4)]
-            view = await players[0].sync()
-            actor = view["actor"]
-            assert view["stage"] == "redeal"
-            mine = await players[actor].sync()
-            assert mine["redeal"]["may_ask"] and mine["legal"] == []
-            await players[actor].send({"type": "redeal", "ask": "yes"})
-            refused = await players[actor].recv_until("error")
+            spectator = await join(server.ws, created["id"], None, None)
+            for turn, seat in enumerate((2, 3, 0)):
+                views = [await player.sync() for player in players]
+                public = await spectator.sync()
+                for view in [*views, public]:
+                    assert view["stage"] == "redeal" and view["actor"] == seat
+                    assert view["redeal_answers"] == [False] * turn
+                # Only the seat asked sees its hand's worth: its own, and it may not ask.
+                assert views[seat]["redeal"] == {"may_ask": False, "limit": 15,
+                                                 "points": views[seat]["redeal"]["points"]}
+                assert views[seat]["redeal"]["points"] >= 15
+                assert all("redeal" not in v for v in views if v["you"] != seat)
+                assert "redeal" not in public
+                await players[seat].send({"type": "redeal", "ask": True})
+                refused = await players[seat].recv_until("error")
+                assert refused["code"] == "bad_redeal"
+                await players[seat].send({"type": "redeal", "ask": False})
+            mine = await players[1].sync()
+            assert mine["actor"] == 1 and mine["redeal"]["may_ask"]
+            assert mine["redeal"]["points"] < 15 and mine["legal"] == []
+            await players[1].send({"type": "redeal", "ask": "yes"})
+            refused = await players[1].recv_until("error")
             assert refused["code"] == "malformed"
-            await players[actor].send({"type": "redeal", "ask": True})
-            seen = []
-            for player in players:
-                view = await player.sync()
-                seen.append(view)
-            return [{"asker": actor, **v} for v in seen]
+            await players[1].send({"type": "redeal", "ask": True})
+            return 1, [await player.sync() for player in players]
 
-        seen = asyncio.run(scenario())
+        asker, seen = asyncio.run(scenario())
     for view in seen:
-        # The fresh deal's question, or its play where no hand of it may ask (people who may
-        # only keep keep at once).
-        assert view["redeals"] == [view["asker"]] and view["stage"] in ("redeal", "play")
+        # The fresh deal's question: it waits for its first seat, whatever its hand.
+        assert view["redeals"] == [asker] and view["stage"] == "redeal"
+        assert view["redeal_answers"] == []
         hand = {card_name(parse_card(c)) for c in view["hand"]}
         known = {c for seat, cards in enumerate(view["known"]) if seat != view["you"]
                  for c in cards}
@@ -161,15 +175,18 @@ def test_over_the_socket_a_player_asks_and_the_others_hear_it(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
-    """Debian's Chromium (as test_server_browser): the lobby offers the option, the player
-    with a weak hand gets the keep / new-deal buttons, and after the ask sees who asked."""
+    """Debian's Chromium (as test_server_browser): the lobby offers the option (not at a
+    bidding table, which refuses it), the player with a weak hand gets the keep / new-deal
+    buttons, after the ask sees who asked, and with a strong hand is asked all the same: the
+    new-deal button is disabled, and his view alone says why."""
     from playwright.sync_api import sync_playwright
     from test_server_browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, PACE
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
     ARTIFACTS.mkdir(exist_ok=True)
-    # Seed 13: the first deal's bots keep and the player (seat 0) holds fewer than 15 points.
+    # Seed 13: the first deal's bots keep and the player (seat 0) holds fewer than 15 points;
+    # in the deal dealt after his ask he holds 22 (and the bots, again, keep).
     with LiveServer(str(tmp_path / "sueca.db"), timing=PACE, seed=13) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
@@ -180,7 +197,11 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(server.http + "/")
-            assert page.locator("#weak_hand_redeal").count() == 1
+            assert page.locator("#weak_hand_redeal").is_visible()
+            page.select_option("#preset", "italiana5")
+            assert not page.locator("#weak_hand_redeal").is_visible()
+            page.select_option("#preset", "brazil")
+            assert page.locator("#weak_hand_redeal").is_visible()
             created = create_table(server.http, ["human", "bot", "bot", "bot"],
                                    {"variant": "brazil", "weak_hand_redeal": True,
                                     "weak_hand_limits": [15, 15]}, level="random")
@@ -193,8 +214,14 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
             page.wait_for_function(
                 "[...document.querySelectorAll('#auction .contract')]"
                 ".some((p) => p.textContent.includes('pediu nova mão'))", timeout=20_000)
-            page.screenshot(path=str(ARTIFACTS / "web-redeal-asked.png"))
             assert room.table.match.annulled and room.table.state.deal.dealer == dealer
+            page.wait_for_selector("#redeal-button[disabled]", timeout=20_000)
+            reason = page.locator("#redeal-reason").inner_text()
+            assert "22 pontos" in reason and "menos de 15" in reason, reason
+            page.screenshot(path=str(ARTIFACTS / "web-redeal-asked.png"))
+            page.click("#keep-button")
+            page.wait_for_function("!document.querySelector('#keep-button')", timeout=20_000)
+            assert room.table.state.redeal_answers[:2] == [False, False]
             assert errors == []
         finally:
             browser.close()

@@ -14,6 +14,8 @@ Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
                                        face: the server plays the copy the hand holds)
     {"type": "bid", "bid": 75}         bid at a bidding table (61..120, or 0 to pass)
     {"type": "call", "card": "AH"}     the declarer names his card (any face of the deck)
+    {"type": "redeal", "ask": false}   keep the hand (true: ask for a new deal, a weak hand
+                                       only; weak_hand_redeal asks every person in turn)
     {"type": "next"}                   ready for the next deal
     {"type": "rematch"}                ready for a new match once this one is over
     {"type": "ping"}
@@ -340,12 +342,8 @@ class Room:
                 self.broadcast()
             return True
         seat = table.actor()
-        if (seat is not None and table.stage == "redeal" and not self.bot_plays(seat)
-                and not table.may_ask_redeal(seat)):
-            # A player whose hand may only be kept has nothing to decide: kept for him.
-            table.redeal(seat, False)
-            self.broadcast()
-            return True
+        # The redeal question waits for every person, even one whose hand may only be kept:
+        # keeping for him at once would tell everyone watching who holds a weak hand.
         if seat is None or not self.bot_plays(seat):
             return False
         state = table.state
@@ -362,9 +360,15 @@ class Room:
         stage = state.phase
         info = state.information_state(to_play)
         bot = self._bot(to_play)
-        # A broken or illegal bot must not stall the table: decide plays a plain choice.
-        choice = await asyncio.get_running_loop().run_in_executor(
-            self.executor, partial(decide, bot, info, strict=False, where=f"table {table.id}"))
+        if stage == "redeal" and table.seats[seat].kind == "human":
+            # A stand-in never asks for a new deal: an ask cannot be taken back, and the
+            # absent player may come back to the hand he was dealt.
+            choice: Any = False
+        else:
+            # A broken or illegal bot must not stall the table: decide plays a plain choice.
+            choice = await asyncio.get_running_loop().run_in_executor(
+                self.executor,
+                partial(decide, bot, info, strict=False, where=f"table {table.id}"))
         if table.version != version or not self.bot_plays(seat):
             return True
         if stage == "redeal":

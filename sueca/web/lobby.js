@@ -78,6 +78,14 @@ function syncTarget() {
   $("must_trump").checked = preset() === "italiana" || $("must_trump").checked;
 }
 
+// Options a bidding table refuses (the server would say so in English): hidden there, and off.
+function syncOptions() {
+  const redeal = $("weak_hand_redeal");
+  const bidding = Boolean(BIDDING[preset()]);
+  redeal.closest("label").hidden = bidding;
+  if (bidding) redeal.checked = false;
+}
+
 async function createTable(event) {
   event.preventDefault();
   $("create-error").textContent = "";
@@ -182,10 +190,11 @@ async function init() {
   $("name").value = localStorage.getItem("sueca.name") || "";
   try { bots = await (await fetch("/api/bots")).json(); } catch { /* keep the defaults */ }
   renderSeats();
-  $("preset").addEventListener("change", () => { syncTarget(); renderSeats(); });
+  $("preset").addEventListener("change", () => { syncTarget(); syncOptions(); renderSeats(); });
   $("create").addEventListener("submit", createTable);
   mountLanguageSwitch(() => { renderSeats(); syncTarget(); renderTables(); drawFan(); });
   syncTarget();
+  syncOptions();
   drawFan();
   loadTables();
   setInterval(loadTables, 5000);

@@ -419,18 +419,26 @@ function renderRedeal(panel) {
     redealKey = null;
     return;
   }
-  const key = `${view.score.number}:${view.deal}:${news.length}:${mine}:${LANG}`;
+  // Rebuilt for each question: the dummy's partner answers twice (his hand, the dummy's).
+  const answers = (view.redeal_answers || []).length;
+  const key = `${view.score.number}:${view.deal}:${news.length}:${mine}:${answers}:${view.acting_for}:${LANG}`;
   if (key === redealKey) return;
   redealKey = key;
   panel.hidden = false;
   let html = news.map((seat) => `<p class="contract">${t("redeal_asked", {
     name: escapeHtml(seatName(seat)), dealer: escapeHtml(seatName(view.dealer)) })}</p>`).join("");
   if (mine) {
+    // Every person is asked, weak hand or not (who waits must tell nobody anything): a hand
+    // that may only keep gets the ask button disabled, and only its own view says why.
     const r = view.redeal;
-    html += `<div class="bid-controls" role="group" aria-label="${t("your_redeal_turn")}">
-      ${r.may_ask ? `<span>${t("redeal_prompt", { p: r.points, limit: r.limit })}</span>` : ""}
+    const dummy = view.acting_for !== view.you ? "_dummy" : "";
+    const reason = t(`${r.may_ask ? "redeal_prompt" : "redeal_only_keep"}${dummy}`,
+      { p: r.points, limit: r.limit });
+    html += `<p id="redeal-reason">${reason}</p>
+      <div class="bid-controls" role="group" aria-label="${t("your_redeal_turn")}">
       <button class="btn" type="button" id="keep-button">${t("redeal_keep")}</button>
-      <button class="btn primary" type="button" id="redeal-button"${r.may_ask ? "" : " disabled"}>${
+      <button class="btn primary" type="button" id="redeal-button" aria-describedby="redeal-reason"${
+        r.may_ask ? "" : " disabled"}>${
         t("redeal_ask")}</button></div>`;
   }
   panel.innerHTML = html;
@@ -469,7 +477,7 @@ function renderStatus() {
   if (view.phase === "playing" && view.stage === "bidding") {
     text = mine ? t("your_bid_turn") : t("bid_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing" && view.stage === "redeal") {
-    text = mine ? t("your_redeal_turn") : t("redeal_turn_of", { name: seatName(view.to_play) });
+    text = mine ? t("your_redeal_turn") : t("redeal_turn_of", { name: seatName(view.actor) });
   } else if (view.phase === "playing" && view.stage === "calling") {
     text = mine ? t("your_call_turn") : t("call_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing") {
