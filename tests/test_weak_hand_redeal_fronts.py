@@ -9,7 +9,9 @@ import asyncio
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sueca.arena.play import play_match
 from sueca.bots import Bot, HeuristicBot
@@ -117,3 +119,66 @@ def test_a_stand_in_keeps_for_a_player_who_dropped_during_the_question(tmp_path:
         # (The bots play on meanwhile: only the first deal is looked at.)
         assert first.redeal_by is None and first.redeal_answers == [False] * 4
         assert first.plays and server.room(created["id"]).presence()[0] == "stand_in"
+
+
+# ---- the terminal table ----------------------------------------------------------------------
+
+TERMINAL_RULES = Rules.from_dict({"variant": "brazil", "weak_hand_redeal": True,
+                                  "weak_hand_limits": [15, 15]})
+
+
+def _until_the_first_card(answers: dict[str, list[str]]
+                          ) -> Callable[[Any, str], str | None]:
+    """A scripted screen's answers: for each prompt kind (a word in the prompt) the lines in
+    turn; the first card prompt ends the input (the table stops and saves)."""
+    def answer(screen: Any, prompt: str) -> str | None:
+        for word, lines in answers.items():
+            if word in prompt and lines:
+                return lines.pop(0)
+        return None
+
+    return answer
+
+
+def test_at_one_screen_every_person_is_asked_a_hand_that_may_only_keep_too(tmp_path: Path
+                                                                          ) -> None:
+    """Hot-seat: the screen goes to each person in turn, so nobody learns from it whose hand is
+    weak. Seed 7: the first deal asks seat 2 (14 card points: it may ask) then seat 0 (42: it
+    may only keep, and a "y" is refused, saying why)."""
+    sys.path.insert(0, str(Path(__file__).parent / "terminal"))
+    from terminal_scripting import make_table
+
+    answer = _until_the_first_card({"Pass the screen": ["", "", ""], "new deal?": ["n"],
+                                    "keep it?": ["y", "n"]})
+    table, screen = make_table(tmp_path, answer,
+                               rules=TERMINAL_RULES, humans=(0, 2), seed=7)
+    table.run()
+    prompts = screen.prompts
+    assert prompts[:4] == [
+        "Pass the screen to Player 2 and press Enter ",
+        "Player 2, your hand holds 14 card points: ask for a new deal? (y/n; ? help, q quit): ",
+        "Pass the screen to Player 0 and press Enter ",
+        "Player 0, your hand holds 42 card points (a new deal needs fewer than 15): keep it? "
+        "(n; ? help, q quit): ",
+    ]
+    assert prompts[4] == prompts[3] and "your card" in prompts[-1]
+    refused = [v.message for v in screen.views if v.message]
+    assert refused == ["With 42 card points this hand may only be kept: a new deal needs "
+                       "fewer than 15. Answer n."]
+    (state,) = table.states
+    assert state.redeal_answers == [False] * 4 and state.phase == "play"
+
+
+def test_a_single_person_among_bots_is_not_asked_with_a_hand_that_may_only_keep(
+        tmp_path: Path) -> None:
+    """Nobody watches the screen but the person: a hand that may only keep is kept for him
+    without a question. Seed 0: seat 0 may not ask in the first deal, and nobody asks."""
+    sys.path.insert(0, str(Path(__file__).parent / "terminal"))
+    from terminal_scripting import make_table
+
+    table, screen = make_table(tmp_path, _until_the_first_card({}),
+                               rules=TERMINAL_RULES, humans=(0,), seed=0)
+    table.run()
+    (state,) = table.states
+    assert not state.may_ask_redeal(0) and state.redeal_answers == [False] * 4
+    assert [p for p in screen.prompts if "new deal" in p or "keep" in p] == []

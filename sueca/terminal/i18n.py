@@ -103,6 +103,20 @@ _EN: Final = {
         "same dealer deals again), n keeps the hand."
     ),
     "bad_redeal": "{text!r}? Answer y (a new deal) or n (keep the hand).",
+    # Hot-seat: a hand that may only be kept is asked all the same (see Table.human_redeal).
+    "prompt_keep_seat": (
+        "{seat}, your hand holds {points} card points (a new deal needs fewer than {limit}): "
+        "keep it? (n; ? help, q quit): "
+    ),
+    "prompt_keep_dummy": (
+        "The dummy's hand holds {points} card points (a new deal needs fewer than {limit}): "
+        "keep it? (n; ? help, q quit): "
+    ),
+    "redeal_only_keep": (
+        "With {points} card points this hand may only be kept: a new deal needs fewer than "
+        "{limit}. Answer n."
+    ),
+    "bad_keep": "{text!r}? Answer n (keep the hand).",
     # seats
     "you": "You",
     "seat": "Player {seat}",
@@ -273,6 +287,19 @@ _PT: Final = {
         "dar), n fica com a mão."
     ),
     "bad_redeal": "{text!r}? Responde s (nova mão) ou n (fico com a mão).",
+    "prompt_keep_seat": (
+        "{seat}, a tua mão tem {points} pontos (nova mão só com menos de {limit}): ficas "
+        "com ela? (n; ? ajuda, q sair): "
+    ),
+    "prompt_keep_dummy": (
+        "A mão do morto tem {points} pontos (nova mão só com menos de {limit}): ficas com "
+        "ela? (n; ? ajuda, q sair): "
+    ),
+    "redeal_only_keep": (
+        "Com {points} pontos esta mão só pode ficar: nova mão só com menos de {limit}. "
+        "Responde n."
+    ),
+    "bad_keep": "{text!r}? Responde n (fico com a mão).",
     "you": "Tu",
     "seat": "Jogador {seat}",
     "seat_short": "J{seat}",
@@ -440,6 +467,19 @@ _PT_BR: Final = _PT | {
         "n fica com a mão."
     ),
     "bad_redeal": "{text!r}? Responda s (nova mão) ou n (fico com a mão).",
+    "prompt_keep_seat": (
+        "{seat}, sua mão tem {points} pontos (nova mão só com menos de {limit}): fica com "
+        "ela? (n; ? ajuda, q sair): "
+    ),
+    "prompt_keep_dummy": (
+        "A mão do morto tem {points} pontos (nova mão só com menos de {limit}): fica com "
+        "ela? (n; ? ajuda, q sair): "
+    ),
+    "redeal_only_keep": (
+        "Com {points} pontos esta mão só pode ficar: nova mão só com menos de {limit}. "
+        "Responda n."
+    ),
+    "bad_keep": "{text!r}? Responda n (fico com a mão).",
     "you": "Você",
     "dealer": "dá as cartas",
     "your_hand": "Suas cartas",

@@ -57,7 +57,7 @@ from sueca.cards import (
 from sueca.infostate import InformationState, common_information
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, dumps, read, replay
-from sueca.redeal import hand_points
+from sueca.redeal import hand_points, redeal_limit
 from sueca.rules import MAX_BID, MIN_BID, Rules, RulesError
 from sueca.scoring import HandResult
 from sueca.state import (
@@ -757,28 +757,40 @@ class Table:
             self.screen.show(self.spectator_view(state))
 
     def human_redeal(self, state: State, seat: int, controller: int) -> None:
-        """The human keeps his hand or, when it is weak enough, asks for a new deal. A hand
-        that may only be kept is kept without asking: there is nothing to decide."""
+        """The human keeps his hand or, when it is weak enough, asks for a new deal.
+
+        With several humans at one screen every one of them is asked in turn, a hand that may
+        only be kept too (he can only keep): were the screen passed only to a weak hand,
+        everyone at the screen would see whose hand is weak. A single human among bots has
+        nobody watching when he is asked, so a hand that may only be kept is kept for him
+        without a question."""
         info = state.information_state(seat)
-        if not info.may_ask_redeal():
+        may_ask = info.may_ask_redeal()
+        if not may_ask and not self.hotseat:
             state.answer_redeal(False, seat)
             return
         lang = self.lang
         self.face(state, controller)
         points = hand_points(self.rules, info.hand)
-        key = "prompt_redeal_seat" if self.hotseat else "prompt_redeal"
-        if seat != controller:
-            key = "prompt_redeal_dummy"
-        prompt = lang.text(key, points=points, seat=self.names()[seat])
+        limit = redeal_limit(self.rules, seat, info.opening_leader)
+        if may_ask:
+            key = "prompt_redeal_seat" if self.hotseat else "prompt_redeal"
+            if seat != controller:
+                key = "prompt_redeal_dummy"
+        else:
+            key = "prompt_keep_dummy" if seat != controller else "prompt_keep_seat"
+        prompt = lang.text(key, points=points, limit=limit, seat=self.names()[seat])
 
         def act(command: str) -> str | None:
             answer = command.strip().lower()
-            if answer in REDEAL_ASK_WORDS:
+            if answer in REDEAL_ASK_WORDS and may_ask:
                 state.answer_redeal(True, seat)
+            elif answer in REDEAL_ASK_WORDS:
+                return lang.text("redeal_only_keep", points=points, limit=limit)
             elif answer in REDEAL_KEEP_WORDS:
                 state.answer_redeal(False, seat)
             else:
-                return lang.text("bad_redeal", text=command)
+                return lang.text("bad_redeal" if may_ask else "bad_keep", text=command)
             return None
 
         self.converse(lambda message: self.view(info, controller, acting=seat,
