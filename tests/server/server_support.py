@@ -130,8 +130,12 @@ async def join(ws_base: str, table_id: str, token: str | None, seat: int | None)
 
 def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A random legal message for the seat whose turn it is in ``view``: at a bidding table a
-    pass or the lowest bid allowed, the call of a random face; else a random legal card."""
+    pass or the lowest bid allowed, the call of a random face; the redeal question (a weak
+    hand asks now and then); else a random legal card."""
     stage = view.get("stage")
+    if stage == "redeal":
+        may_ask = bool((view.get("redeal") or {}).get("may_ask"))
+        return {"type": "redeal", "ask": may_ask and rng.random() < 0.3}
     if stage == "bidding":
         low = view["auction"]["min_bid"]
         return {"type": "bid", "bid": rng.choice([0, 0, low] if low else [0])}
@@ -141,10 +145,12 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def view_position(view: dict[str, Any]) -> tuple[Any, ...]:
-    """Where a deal stands: match, deal, stage, bids made, cards down (one action each)."""
+    """Where a deal stands: match, deal, stage, bids made, new deals asked for and redeal
+    answers given, cards down (one action each)."""
     auction = view.get("auction") or {}
     return (view["score"]["number"], view.get("deal"), view.get("stage"),
-            len(auction.get("bids", ())), view.get("played"))
+            len(auction.get("bids", ())), len(view.get("redeals") or ()),
+            len(view.get("redeal_answers") or ()), view.get("played"))
 
 
 async def play_on(player: Player, rng: random.Random, stop_at_played: int | None = None,
@@ -196,6 +202,11 @@ def leaked_cards(message: dict[str, Any], seat: int | None, record: GameRecord) 
         return set()
     view = message["view"]
     deal = record.deals[view["deal"]]
+    # weak_hand_redeal: after k asks the cards on the table are the k-th annulled deal's, or
+    # the played deal's once every annulled one is behind.
+    asked = len(view.get("redeals") or ())
+    if asked < len(deal.redeals or ()):
+        deal = (deal.redeals or [])[asked]
     played = deal.plays[:view["played"]]
     allowed = set(played) | {deal.trump_card}
     contract = (view.get("auction") or {}).get("contract")

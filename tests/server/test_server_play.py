@@ -25,7 +25,9 @@ from sueca.record import check, loads
 
 
 @pytest.mark.parametrize("rules", [{"variant": "standard", "match_target": 2},
-                                   {"variant": "brazil", "review_tricks": True, "match_target": 2}])
+                                   {"variant": "brazil", "review_tricks": True, "match_target": 2},
+                                   {"variant": "brazil", "weak_hand_redeal": True,
+                                    "weak_hand_limits": [15, 15], "match_target": 2}])
 def test_four_players_play_a_match_and_see_only_their_own_cards(
     server: LiveServer, tmp_path: Path, rules: dict[str, Any]
 ) -> None:
@@ -52,6 +54,8 @@ def test_four_players_play_a_match_and_see_only_their_own_cards(
     assert report["valid"], report["error"]
     assert report["match"]["winner"] is not None
     assert match.winner == report["match"]["winner"] and match.finished is not None
+    if rules.get("weak_hand_redeal"):  # the check below then covers annulled deals' views
+        assert any(deal.redeals for deal in record.deals)
 
     for player in players:
         assert player.seat is not None
