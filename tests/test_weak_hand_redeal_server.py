@@ -123,6 +123,34 @@ def test_a_table_stopped_right_after_an_ask_resumes_with_a_fresh_deal(tmp_path: 
     store.close()
 
 
+def test_a_table_stopped_during_the_question_keeps_the_keeps(tmp_path: Path) -> None:
+    """The store holds the keeps (a record cannot: a deal played means every seat kept), so a
+    seat that kept cannot ask instead after a restart."""
+    db = tmp_path / "s.db"
+    store = SQLiteStorage(db)
+    table = human_table(store)
+    kept = []
+    for _ in range(2):
+        seat = table.actor()
+        assert seat is not None and table.stage == "redeal"
+        table.redeal(seat, False)
+        kept.append(seat)
+    state = table.state
+    assert state is not None
+    answers, dealt, to_answer = list(state.redeal_answers), state.deal, table.actor()
+    store.close()
+    store = SQLiteStorage(db)
+    (stored,) = store.open_tables()
+    assert stored.match is not None and stored.match.redeal_kept == 2
+    restored = Table.restore(stored, store, random.Random(9))
+    assert restored.state is not None and restored.state.deal == dealt
+    assert restored.state.redeal_answers == answers == [False, False]
+    assert restored.stage == "redeal" and restored.actor() == to_answer not in kept
+    with pytest.raises(TableError):
+        restored.redeal(kept[0], True)  # its turn is over: it kept
+    store.close()
+
+
 def test_over_the_socket_every_person_is_asked_and_the_others_hear_the_ask(tmp_path: Path
                                                                           ) -> None:
     # Seed 1: the first deal's questions go to seats 2, 3, 0, 1, and only seat 1 (the last)

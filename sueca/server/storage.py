@@ -44,6 +44,9 @@ class StoredMatch:
     finished: float | None
     score: list[int] | None
     winner: int | None
+    # weak_hand_redeal: how many seats kept on the last deal stored while its redeal question
+    # was still open (a record holds no keeps: a deal played means every seat kept).
+    redeal_kept: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ class Storage(Protocol):
         self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
     ) -> None: ...
 
-    def set_redeal(self, match_id: int, deal_index: int, asked_by: int) -> None: ...
+    def set_redeal(self, match_id: int, deal_index: int, kept: int,
+                   asked_by: int | None = None) -> None: ...
 
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None: ...
 
@@ -212,12 +216,18 @@ class SQLiteStorage:
             (auction, match_id, deal_index),
         )
 
-    def set_redeal(self, match_id: int, deal_index: int, asked_by: int) -> None:
-        """The deal was annulled: ``asked_by`` asked for a new deal (weak_hand_redeal). Kept
-        in the auction column, which an annulled deal (never at a bidding table) leaves free."""
+    def set_redeal(self, match_id: int, deal_index: int, kept: int,
+                   asked_by: int | None = None) -> None:
+        """The redeal question so far (weak_hand_redeal): ``kept`` seats kept, then
+        ``asked_by`` asked for a new deal and annulled it (``None``: not yet). Kept in the
+        auction column, which the question leaves free (it is never asked at a bidding
+        table)."""
+        answers: dict[str, int] = {"kept": kept}
+        if asked_by is not None:
+            answers["asked_by"] = asked_by
         self._db.execute(
             "UPDATE deals SET auction = ? WHERE match_id = ? AND idx = ?",
-            (json.dumps({"asked_by": asked_by}), match_id, deal_index),
+            (json.dumps(answers), match_id, deal_index),
         )
 
     def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None:
@@ -277,12 +287,14 @@ class SQLiteStorage:
             plays.setdefault(deal_idx, []).append(card)
         deals = []
         annulled: list[DealRecord] = []  # deals annulled by a redeal, before the next one
+        kept = 0  # the last deal's keeps, its redeal question still open
         for idx, dealer, hands, trump, auction_text in self._db.execute(
             "SELECT idx, dealer, hands, trump_card, auction FROM deals WHERE match_id = ?"
             " ORDER BY idx",
             (match_id,),
         ):
             auction = json.loads(auction_text) if auction_text else {}
+            kept = auction.get("kept", 0)
             if "asked_by" in auction:
                 annulled.append(DealRecord(dealer, json.loads(hands), trump or None,
                                            asked_by=auction["asked_by"]))
@@ -303,6 +315,7 @@ class SQLiteStorage:
             finished=finished,
             score=json.loads(score) if score is not None else None,
             winner=winner,
+            redeal_kept=0 if annulled else kept,
         )
 
     def close(self) -> None:

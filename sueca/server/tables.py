@@ -176,6 +176,11 @@ class Table:
         table.state = replayed.dealt[-1] if replayed.dealt else None
         if table.state is not None and table.state.redeal_by is not None:
             table.state = None  # stopped right after a redeal was asked: deal again
+        elif table.state is not None and table.state.phase == "redeal":
+            # Stopped during the redeal question: the seats that kept have kept (a record
+            # holds no keeps; the store does), so none of them may now ask instead.
+            for _ in range(stored.match.redeal_kept):
+                table.state.answer_redeal(False, table.state.to_play)
         if table.state is None and not table.match.is_over:
             table.deal_next()
         elif stored.match.finished is None and table.match.is_over:
@@ -296,8 +301,9 @@ class Table:
         state = self._check_turn(seat, "redeal", "redeal answer")
         state.answer_redeal(ask, state.to_play)
         self.version += 1
+        kept = state.redeal_answers.count(False)
+        self.storage.set_redeal(self.match_id, self.stored_index, kept, state.redeal_by)
         if state.redeal_by is not None:
-            self.storage.set_redeal(self.match_id, self.stored_index, state.redeal_by)
             self.match.annul_deal(state)
             self.deal_next()
 
