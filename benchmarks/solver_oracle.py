@@ -1,4 +1,4 @@
-"""How much a perfect move order would save the solver: an upper bound, measured.
+"""How much a better move order could save the solver, estimated with an oracle.
 
     .venv/bin/python benchmarks/solver_oracle.py --seed 3 --deals 170,152
     .venv/bin/python benchmarks/solver_oracle.py --seed 3 --deals 170,152 --min-size 9
@@ -8,8 +8,14 @@ from (position, target) to the card that cut off there. Each deal is solved twic
 opening lead, each time with an empty transposition table: the first solve records every
 cut-off, the second tries the recorded card first wherever it has one (at every node whose
 player holds at least ``--min-size`` cards). The second solve's nodes are what a move order
-that always guessed right would cost, with the solver otherwise unchanged: no real move order
-can do better. The deals are numbered from 0 as ``bench_solver.py --seed S`` deals them.
+that always found a card that cuts off would cost, with the solver otherwise unchanged. It is
+an estimate, not a strict bound: the recorded card is the first that cut off in the solver's
+own order, not necessarily the one whose proof is cheapest. ``--deals`` names deals by their
+number (from 0) as ``bench_solver.py --seed S`` deals them, not a count.
+
+The oracle holds ``2 ** --bits`` entries (9 bytes each: 1.2 GB at the default 27); a solve
+that finds it full says so and prints nothing, since a dropped entry makes the second solve
+guess worse than the oracle should.
 
 The copy is made by inserting a few lines at named places of the C file; if the file has
 changed so that a place is no longer found, the script says which and stops. It needs a C
@@ -37,8 +43,8 @@ SOURCE = Path(__file__).resolve().parent.parent / "sueca" / "solver" / "_dds.c"
 
 ORACLE_TABLE = """
 /* ---- the oracle of benchmarks/solver_oracle.py ---- */
-#define ORACLE_BITS 24
 static u64 *oracle_keys;
+static unsigned long long oracle_dropped;
 static signed char *oracle_cards;
 static int oracle_mode; /* 0 off, 1 record, 2 use and record */
 static int oracle_min_size, oracle_target;
@@ -59,7 +65,7 @@ static int oracle_get(const Pos *P, int target) {
     if (oracle_mode != 2 || __builtin_popcountll(P->hand[seat]) < oracle_min_size) return -1;
     oracle_target = target;
     u64 k = oracle_key(P), mask = (1ULL << ORACLE_BITS) - 1;
-    for (u64 i = 0; i < 16; i++) {
+    for (u64 i = 0; i < 64; i++) {
         u64 j = (k + i) & mask;
         if (oracle_keys[j] == k) return oracle_cards[j];
         if (!oracle_keys[j]) return -1;
@@ -70,7 +76,7 @@ static void oracle_put(const Pos *P, int target, int card) {
     if (!oracle_mode) return;
     oracle_target = target;
     u64 k = oracle_key(P), mask = (1ULL << ORACLE_BITS) - 1;
-    for (u64 i = 0; i < 16; i++) {
+    for (u64 i = 0; i < 64; i++) {
         u64 j = (k + i) & mask;
         if (!oracle_keys[j] || oracle_keys[j] == k) {
             oracle_keys[j] = k;
@@ -78,6 +84,7 @@ static void oracle_put(const Pos *P, int target, int card) {
             return;
         }
     }
+    oracle_dropped++;
 }
 """
 
@@ -101,6 +108,7 @@ static PyObject *Solver_oracle_value(Solver *S, PyObject *args) {
         if (!oracle_keys || !oracle_cards) return PyErr_NoMemory();
     }
     memset(oracle_keys, 0, slots * sizeof *oracle_keys);
+    oracle_dropped = 0;
     int values[2];
     unsigned long long nodes[2];
     for (int pass = 0; pass < 2; pass++) {
@@ -112,7 +120,7 @@ static PyObject *Solver_oracle_value(Solver *S, PyObject *args) {
         nodes[pass] = S->nodes - before;
     }
     oracle_mode = 0;
-    return Py_BuildValue("(iiKK)", values[0], values[1], nodes[0], nodes[1]);
+    return Py_BuildValue("(iiKKK)", values[0], values[1], nodes[0], nodes[1], oracle_dropped);
 }
 """
 
@@ -154,13 +162,13 @@ def patched_source() -> str:
     return text
 
 
-def build(folder: Path) -> ModuleType:
+def build(folder: Path, bits: int) -> ModuleType:
     source = folder / "_dds.c"
     source.write_text(patched_source())
     target = folder / ("_dds" + str(sysconfig.get_config_var("EXT_SUFFIX")))
     include = sysconfig.get_paths()["include"]
-    command = ["cc", "-O2", "-std=c99", "-shared", "-fPIC", f"-I{include}", str(source),
-               "-o", str(target)]
+    command = ["cc", "-O2", "-std=c99", "-shared", "-fPIC", f"-DORACLE_BITS={bits}",
+               f"-I{include}", str(source), "-o", str(target)]
     if sysconfig.get_platform().endswith("x86_64"):
         command.insert(1, "-mpopcnt")
     subprocess.run(command, check=True)
@@ -178,6 +186,8 @@ def main() -> None:
     parser.add_argument("--deals", default="170,152", help="deal numbers, from 0")
     parser.add_argument("--min-size", type=int, default=0,
                         help="use the oracle only where the player holds at least this many")
+    parser.add_argument("--bits", type=int, default=27,
+                        help="the oracle holds 2**BITS entries of 9 bytes")
     args = parser.parse_args()
     wanted = sorted(int(d) for d in args.deals.split(","))
     rng = random.Random(args.seed)
@@ -187,15 +197,18 @@ def main() -> None:
         if number in wanted:
             positions[number] = position_of(state)
     with tempfile.TemporaryDirectory() as folder:
-        module = build(Path(folder))
+        module = build(Path(folder), args.bits)
         rules = STANDARD
         core = module.Solver(rules.card_points, rules.teams, rules.must_trump,
                              rules.last_trick_bonus, 18)
         for number in wanted:
             hands, trump, leader, trick = positions[number][:4]
-            value, again, plain, ordered = core.oracle_value(hands, trump, leader, trick,
-                                                             args.min_size)
+            value, again, plain, ordered, dropped = core.oracle_value(
+                hands, trump, leader, trick, args.min_size)
             assert value == again, "the oracle changed a value"
+            if dropped:
+                sys.exit(f"solver_oracle: the oracle was full ({dropped} cut-offs not "
+                         f"recorded on deal {number}): run again with --bits {args.bits + 1}")
             print(f"--seed {args.seed} deal {number}: value {value}, nodes {plain / 1e6:.1f} M; "
                   f"with the oracle (min size {args.min_size}) {ordered / 1e6:.1f} M "
                   f"({plain / ordered:.1f}x fewer)")
