@@ -96,17 +96,19 @@ class Match:
                              "new deal")
         if self.is_over:
             raise MatchOverError(f"the match is over: {self.winner_name} has won it")
-        if len(self.deals) > len(self.results):  # dealt by start_deal: no longer in play
-            if self.deals[-1] != state.deal:
-                raise ValueError("that deal is not this match's deal in progress")
-            self.deals.pop()
+        in_play = len(self.deals) > len(self.results)  # dealt by start_deal
+        if in_play and self.deals[-1] != state.deal:
+            raise ValueError("that deal is not this match's deal in progress")
+        before = len(self.deals) - in_play
         if state.deal.dealer != self.dealer:
             raise ValueError(f"deal by seat {state.deal.dealer}, but seat {self.dealer} deals "
                              "now")
         last = self.annulled[-1] if self.annulled else None
-        if last is not None and last.deal == state.deal and last.before == len(self.deals):
+        if last is not None and last.deal == state.deal and last.before == before:
             raise ValueError("that deal is already annulled")
-        annulled = AnnulledDeal(state.deal, state.redeal_by, len(self.deals))
+        if in_play:
+            self.deals.pop()  # no longer in play: the same dealer deals again
+        annulled = AnnulledDeal(state.deal, state.redeal_by, before)
         self.annulled.append(annulled)
         return annulled
 

@@ -422,7 +422,11 @@ def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, An
     except IllegalMoveError as error:
         match.deals.pop()  # the deal is not in play: the match stays as it was
         return str(error)
-    match.annul_deal(state)
+    try:
+        match.annul_deal(state)
+    except ValueError as error:  # e.g. the same annulled deal listed twice
+        match.deals.pop()
+        return str(error)
     dealt.append(state)
     reports.append({"dealer": deal.dealer, "asked_by": asked,
                     "points": hand_points(rules, deal.hands[asked])})

@@ -194,6 +194,11 @@ class Rules:
                 "points the opening leader, then any other seat, must hold fewer than to ask "
                 "for a new deal"
             )
+        if self.weak_hand_redeal and self.bidding:
+            # The auction is how a weak hand stays out of it there (a pass), and the opening
+            # leader is not known until it is over.
+            raise RulesError("rules option 'weak_hand_redeal' does not apply at a bidding "
+                             "table (a weak hand passes in the auction)")
         # Some hand always holds at most the average hand's card points (30 of 120 at four), so
         # limits near it would deal again for ever. Half the average at most: at 15 and 15 a
         # four-player table asks on 29% of deals, at 20 and 20 it would on 64%.
@@ -204,11 +209,6 @@ class Rules:
                 f"the card points of an average hand ({int(average / 2)} here); higher ones "
                 "would annul most deals"
             )
-        if self.weak_hand_redeal and self.bidding:
-            # The auction is how a weak hand stays out of it there (a pass), and the opening
-            # leader is not known until it is over.
-            raise RulesError("rules option 'weak_hand_redeal' does not apply at a bidding "
-                             "table (a weak hand passes in the auction)")
 
     def derived(self, key: object, build: Callable[[], T]) -> T:
         """A table derived from these rules, built once: the engine's hot paths look it up here

@@ -102,6 +102,8 @@ any_rules = st.builds(
             "last_trick_bonus": st.integers(0, 20),
             "maria_de_copas": st.integers(0, 20),
             "weak_hand_redeal": st.booleans(),
+            # The highest limits allowed too, so that random matches do annul deals often.
+            "weak_hand_limits": st.sampled_from([[10, 5], [15, 15], [15, 0]]),
         },
     ),
 )

@@ -246,6 +246,28 @@ def test_search_bots_treat_two_copies_of_a_face_as_one_move() -> None:
     assert all(bot.last_means[c] == bot.last_means[c + DECK_SIZE] for c in pairs)
 
 
+def test_two_copies_of_one_face_are_the_only_legal_card() -> None:
+    """Nothing to search when the legal cards are the two copies of one face."""
+    from sueca.bots.ismcts import IsmctsBot
+    from sueca.bots.pimc import PimcBot
+
+    rules = TABLES["double8"]
+    for seed in range(300):  # play at random to such a turn (seed 1 reaches one)
+        rng = random.Random(seed)
+        state = State(rules, deal_cards(rules, 0, rng))
+        while not state.is_finished() and len(one_per_face(state.legal_moves())) > 1:
+            state.push(rng.choice(state.legal_moves()))
+        if not state.is_finished() and len(state.legal_moves()) == 2:
+            break
+    info = state.information_state(state.to_play)
+    legal = info.legal_moves()
+    assert len(legal) == 2 and len(one_per_face(legal)) == 1
+    card, root = IsmctsBot(seed=1, iterations=100).search(info)
+    assert card in legal and root.children == {}
+    bot = PimcBot(seed=1, worlds=4, nodes=0)
+    assert bot.explain(info) == (legal[0], "the only legal card") and bot.last_worlds == 0
+
+
 def test_pimc_keeps_the_solver_at_the_dummy_table() -> None:
     from sueca.bots.pimc import PimcBot
 

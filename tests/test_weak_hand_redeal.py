@@ -84,6 +84,8 @@ def test_the_option_is_off_by_default_and_round_trips_through_the_rules_object()
     ({"weak_hand_limits": [10, -1]}, "'weak_hand_limits' must list two whole numbers"),
     ({"weak_hand_limits": [10, 5.0]}, "'weak_hand_limits' must list two whole numbers"),
     ({"variant": "italiana5", "weak_hand_redeal": True}, "does not apply at a bidding table"),
+    ({"variant": "italiana5", "weak_hand_redeal": True, "weak_hand_limits": [15, 15]},
+     "does not apply at a bidding table"),
     # Half the average hand at most (15 of 30 at four; 19 at six, 13 cards of 80): at 30 and
     # 30 every deal would be dealt again, since some hand always holds at most the average.
     ({"weak_hand_redeal": True, "weak_hand_limits": [16, 0]}, r"at most half .* \(15 here\)"),
@@ -371,6 +373,16 @@ def test_a_malformed_redeals_list_is_no_record(redeals: Any) -> None:
     data["deals"][0]["redeals"] = redeals
     with pytest.raises(ValueError, match="redeals"):
         loads(json.dumps(data))
+
+
+def test_an_annulled_deal_listed_twice_is_an_error_not_a_crash() -> None:
+    record, _ = annulled_then_played()
+    data = json.loads(dumps(record))
+    redeals = data["deals"][0]["redeals"]
+    redeals.append(dict(redeals[0]))
+    report = check(loads(json.dumps(data)))
+    assert not report["valid"] and report["error"]["deal"] == 0
+    assert report["error"]["reason"] == "redeal 1: that deal is already annulled"
 
 
 def test_where_the_rules_do_not_play_it_redeals_are_another_writers_fields() -> None:

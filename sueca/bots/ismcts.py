@@ -119,7 +119,7 @@ class IsmctsBot(Bot):
         """The most visited card at the root, and the tree."""
         legal = playable(info)
         root = _Node(seat=-1)
-        if len(legal) == 1:
+        if len(one_per_face(legal)) == 1:  # one card, or two copies of it: nothing to search
             return legal[0], root
         rng = self.rng
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit

@@ -129,7 +129,7 @@ class PimcBot(Bot):
 
     def explain(self, info: InformationState) -> tuple[Card, str]:
         legal = playable(info)
-        if len(legal) == 1:
+        if len(one_per_face(legal)) == 1:  # one card, or two copies of it
             self.last_worlds = 0
             return legal[0], "the only legal card"
         means = self.evaluate(info)
