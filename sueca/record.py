@@ -308,6 +308,8 @@ class Replay:
     # Every deal's state in order, those annulled by a redeal (weak_hand_redeal) included:
     # what GameRecord.from_states writes back as the same record.
     dealt: list[State] = field(default_factory=list)
+    # The check entries of deals annulled after the last deal (a record's pending_redeals).
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
 
 def replay(record: GameRecord) -> Replay:
@@ -379,6 +381,7 @@ def replay(record: GameRecord) -> Replay:
     # A pending redeal comes after the last deal: its errors name that deal (``error.deal``
     # indexes ``deals``), or deal 0 when the record has none yet.
     last = max(len(record.deals) - 1, 0)
+    pending: list[dict[str, Any]] = []
     for number, redealt in enumerate(record.pending_redeals):
         if match.is_over:
             return fail(last, None, f"pending redeal {number} (after this deal): the match "
@@ -386,10 +389,10 @@ def replay(record: GameRecord) -> Replay:
         if states and not states[-1].is_finished():
             return fail(last, None, "this deal is unfinished, but a new deal was asked "
                                     "for after it")
-        problem = _replay_redeal(match, redealt, [], dealt)
+        problem = _replay_redeal(match, redealt, pending, dealt)
         if problem:
             return fail(last, None, f"pending redeal {number} (after this deal): {problem}")
-    return Replay(rules, match, states, None, results, dealt)
+    return Replay(rules, match, states, None, results, dealt, pending)
 
 
 def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, Any]],
@@ -501,12 +504,15 @@ def _deal_report(state: State, game_points: Sequence[int] | None) -> dict[str, A
 def check(record: GameRecord) -> dict[str, Any]:
     """The ``sueca check --json`` document for a record (RECORD.md, to the letter)."""
     result = replay(record)
-    return {
+    report: dict[str, Any] = {
         "valid": result.error is None,
         "error": result.error,
         "deals": result.results,
         "match": {"score": list(result.match.score), "winner": result.match.winner},
     }
+    if result.pending:  # weak_hand_redeal: deals annulled after the last one (an addition)
+        report["pending_redeals"] = result.pending
+    return report
 
 
 def read(path: str) -> GameRecord:

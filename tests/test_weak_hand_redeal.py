@@ -428,6 +428,7 @@ def test_a_deal_annulled_last_is_kept_as_pending_redeals() -> None:
     assert json.loads(text)["pending_redeals"][0]["asked_by"] == 1
     replayed = check(loads(text))
     assert replayed["valid"] and replayed["deals"] == []
+    assert replayed["pending_redeals"] == [{"dealer": 0, "asked_by": 1, "points": 9}]
     assert dumps(loads(text)) == text
 
 
