@@ -253,3 +253,50 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
             assert errors == []
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+def test_the_history_page_says_who_asked_before_a_deal(tmp_path: Path) -> None:
+    """Four bots play a match with the redeal on; the finished match's replay shows, on a
+    deal that followed an annulled one, who asked and with how many points."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+    from test_server_browser import CHROMIUM, LAUNCH_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    with LiveServer(str(tmp_path / "sueca.db"), seed=3) as server:
+        table = create_table(server.http, ["bot"] * 4,
+                             {"variant": "brazil", "weak_hand_redeal": True,
+                              "weak_hand_limits": [15, 15], "match_target": 2},
+                             level="heuristic")
+
+        async def finish() -> None:
+            spectator = await join(server.ws, table["id"], None, None)
+            while spectator.view is None or spectator.view["phase"] != "match_over":
+                await spectator.recv()
+            await spectator.socket.close()
+
+        asyncio.run(finish())
+        (entry,) = [m for m in httpx.get(f"{server.http}/api/history").json()["matches"]
+                    if m["table"] == table["id"]]
+        report = httpx.get(f"{server.http}/api/history/{entry['id']}").json()["report"]
+        index = next(i for i, deal in enumerate(report["deals"]) if deal.get("redeals"))
+        asked = report["deals"][index]["redeals"][0]
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+                args=LAUNCH_ARGS, locale="en")
+            try:
+                page = browser.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{server.http}/history/{entry['id']}")
+                page.wait_for_selector("#deal-select")
+                page.select_option("#deal-select", str(index))
+                facts = page.inner_text("#deal-facts")
+                name = entry["seats"][asked["asked_by"]]
+                assert f"{name} asked for a new one ({asked['points']} points)" in facts
+                assert errors == []
+            finally:
+                browser.close()

@@ -112,6 +112,11 @@ function renderReplay() {
     trumpText += ` · ${t("contract_line", { name: escapeHtml(match.seats[contract.declarer]),
       n: contract.bid || 61, card: cardLabel(contract.called_card) })} · ${partner}`;
   }
+  // Deals annulled before this one (weak_hand_redeal): who asked, with what hand's points.
+  for (const asked of result.redeals || []) {
+    trumpText += ` · ${t("redeal_before", { name: escapeHtml(match.seats[asked.asked_by]),
+      p: asked.points })}`;
+  }
   const dealOptions = record.deals.map((_, i) =>
     `<option value="${i}"${i === dealIndex ? " selected" : ""}>${t("deal_n", { n: i + 1 })}</option>`).join("");
   $("main").innerHTML = `<p><a href="/history">← ${t("back_to_list")}</a></p>

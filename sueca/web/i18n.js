@@ -79,6 +79,7 @@ const STRINGS = {
     your_redeal_turn: "Fica com a mão ou pede nova mão?", redeal_turn_of: "{name} decide se pede nova mão",
     redeal_asked: "{name} pediu nova mão: {dealer} volta a dar.",
     err_bad_redeal: "Só uma mão fraca pode pedir nova mão.",
+    redeal_before: "antes desta, {name} pediu nova mão ({p} pontos)",
   },
   "pt-BR": {
     lang_name: "Português (BR)",
@@ -156,6 +157,7 @@ const STRINGS = {
     your_redeal_turn: "Fica com a mão ou pede nova mão?", redeal_turn_of: "{name} decide se pede nova mão",
     redeal_asked: "{name} pediu nova mão: {dealer} dá de novo.",
     err_bad_redeal: "Só uma mão fraca pode pedir nova mão.",
+    redeal_before: "antes desta, {name} pediu nova mão ({p} pontos)",
   },
   en: {
     lang_name: "English",
@@ -233,6 +235,7 @@ const STRINGS = {
     your_redeal_turn: "Keep your hand or ask for a new deal?", redeal_turn_of: "{name} decides whether to ask for a new deal",
     redeal_asked: "{name} asked for a new deal: {dealer} deals again.",
     err_bad_redeal: "Only a weak hand may ask for a new deal.",
+    redeal_before: "before this deal {name} asked for a new one ({p} points)",
   },
 };
 
