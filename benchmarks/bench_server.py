@@ -3,7 +3,8 @@
 Each table has four seats, each played by a client over its own WebSocket (so N tables are 4N
 sockets), exactly as browsers would: join with the seat token, wait for its turn, "think" for
 ``--think`` seconds, play a random legal card, say ready between deals and ask for a rematch at
-the end. The server process runs ``sueca serve``'s app with the SQLite store, storing every card.
+the end. The server process runs ``sueca serve``'s app with the SQLite store, storing every card,
+but without its rate limits (every table is opened from one address).
 
 Move latency is measured by the client that plays: from sending its card to receiving the
 server's new view with that card on the table — the server's whole path (parse, rules check,

@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import check, dumps
+from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
 from sueca.server.tables import TableError
@@ -105,12 +106,17 @@ def create_app(
     storage: Storage | None = None,
     timing: Timing | None = None,
     seed: int | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server app. ``db_path``: the SQLite file (default: the user's data directory);
     ``storage`` replaces it with another :class:`Storage`; ``timing`` paces the bots and the
-    grace period; ``seed`` makes deals and bots reproducible (tests)."""
+    grace period; ``seed`` makes deals and bots reproducible (tests); ``limits`` caps what a
+    socket may send and how many tables an address may open (``sueca serve``:
+    :data:`~sueca.server.limits.DEFAULT_LIMITS`; ``None``: no caps)."""
 
     holder: dict[str, Rooms] = {}
+    table_limiter = (None if limits is None else
+                     AddressLimiter(limits.tables_per_minute, limits.table_burst))
 
     def rooms() -> Rooms:
         return holder["rooms"]
@@ -153,6 +159,11 @@ def create_app(
             raise TableError("the request body is not JSON", "malformed") from None
 
     async def create_table(request: Request) -> Response:
+        address = request.client.host if request.client else "?"
+        if table_limiter is not None and not table_limiter.take(address):
+            return _error(429, "rate_limited",
+                          f"too many new tables from this address: at most "
+                          f"{table_limiter.rate * 60:g} a minute")
         try:
             data = await read_json(request)
             if not isinstance(data, dict):
@@ -229,6 +240,7 @@ def create_app(
         conn = Connection(websocket.send_text)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         room.attach(conn)
+        bucket = None if limits is None else limits.socket_bucket()
         try:
             while True:
                 message = await websocket.receive()
@@ -237,6 +249,11 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
+                if bucket is not None and not bucket.take():
+                    conn.push("error", json.dumps({
+                        "type": "error", "code": "rate_limited",
+                        "message": f"too many messages: at most {bucket.rate:g} a second"}))
+                    continue  # dropped unread: it changes nothing
                 room.handle(conn, raw)
         except WebSocketDisconnect:
             pass
@@ -267,7 +284,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None 
     """Run the server until interrupted (``sueca serve``)."""
     import uvicorn
 
-    app = create_app(db_path, timing=Timing(grace=grace))
+    app = create_app(db_path, timing=Timing(grace=grace), limits=DEFAULT_LIMITS)
     # Frames beyond 64 KiB close the socket outright; smaller oversized ones (over
     # MAX_MESSAGE) get an error message and change nothing.
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info")
