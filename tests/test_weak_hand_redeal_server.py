@@ -43,7 +43,7 @@ def ask_somewhere(table: Table) -> int:
         assert table.stage == "redeal"
         seat = table.actor()
         assert seat is not None
-        if table.may_ask_redeal(seat):
+        if table.state is not None and table.state.may_ask_redeal(table.state.to_play):
             table.redeal(seat, True)
             return seat
         table.redeal(seat, False)

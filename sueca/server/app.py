@@ -237,10 +237,10 @@ def create_app(
                 {"type": "error", "code": "no_table", "message": "no such table"}))
             await websocket.close(code=4404)
             return
-        conn = Connection(websocket.send_text)
+        conn = Connection(websocket.send_text,
+                          None if limits is None else limits.socket_bucket())
         pump = asyncio.get_running_loop().create_task(conn.pump())
         room.attach(conn)
-        bucket = None if limits is None else limits.socket_bucket()
         try:
             while True:
                 message = await websocket.receive()
@@ -249,11 +249,6 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if bucket is not None and not bucket.take():
-                    conn.push("error", json.dumps({
-                        "type": "error", "code": "rate_limited",
-                        "message": f"too many messages: at most {bucket.rate:g} a second"}))
-                    continue  # dropped unread: it changes nothing
                 room.handle(conn, raw)
         except WebSocketDisconnect:
             pass

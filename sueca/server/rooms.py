@@ -45,6 +45,7 @@ from sueca.bots.base import decide
 from sueca.cards import Card, CardParseError, parse_card
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
+from sueca.server.limits import TokenBucket
 from sueca.server.storage import Storage
 from sueca.server.tables import SeatConfig, Table, TableError
 from sueca.state import IllegalMoveError
@@ -74,8 +75,10 @@ class Timing:
 class Connection:
     """One socket watching a table. ``send`` is a coroutine that writes one text frame."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]],
+                 bucket: TokenBucket | None = None) -> None:
         self._send = send
+        self.bucket = bucket  # what this socket may still send (None: no rate limit)
         self.seat: int | None = None
         self._outbox: deque[tuple[str, str]] = deque()
         self._wake = asyncio.Event()
@@ -212,6 +215,9 @@ class Room:
 
     def _handle(self, conn: Connection, raw: str | bytes) -> None:
         received = time.perf_counter()
+        if conn.bucket is not None and not conn.bucket.take():
+            raise TableError(f"too many messages: at most {conn.bucket.rate:g} a second",
+                             "rate_limited")  # dropped unread: it changes nothing
         if len(raw) > MAX_MESSAGE:
             raise TableError(f"message too large ({len(raw)} bytes; at most {MAX_MESSAGE})",
                              "too_large")

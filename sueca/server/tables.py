@@ -287,13 +287,6 @@ class Table:
         state.call(card, seat)
         self._store_auction(state)
 
-    def may_ask_redeal(self, seat: int) -> bool:
-        """Whether the seat deciding now (``seat``, for the dummy its partner) may ask for a
-        new deal: the redeal question is asked and the hand it answers for is weak enough."""
-        state = self.state
-        return (state is not None and state.phase == "redeal" and self.actor() == seat
-                and state.may_ask_redeal(state.to_play))
-
     def redeal(self, seat: int, ask: bool) -> None:
         """``seat`` keeps its hand or asks for a new deal (weak_hand_redeal). An ask annuls
         the deal: it is stored as annulled and the same dealer deals again at once. Raises
