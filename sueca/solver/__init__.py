@@ -89,7 +89,7 @@ def backend_note() -> str | None:
 
 def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> SearchCore:
     """A fresh search core for one table's rules, with its own transposition table of
-    ``4 << table_bits`` entries (16 bytes each in C).
+    ``4 << table_bits`` entries (32 bytes each in C).
 
     ``backend`` is ``"c"``, ``"python"`` or ``None`` for :func:`default_backend`.
     """
@@ -113,10 +113,9 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> 
 
 
 SHARED_TABLE_BITS = 18
-"""The shared cores' tables: 1M entries, 16 MB at most, touched as they fill. 4M entries
-(64 MB) need about 3% fewer nodes on full deals (16% on the hardest of 200), but a probe of the
-larger table waits on memory more often: on the development machine its nodes cost about 10%
-more, and full deals took 7-10% longer at the median and in all (docs/solver.md)."""
+"""The shared cores' tables: 1M entries, 32 MB at most, touched as they fill. Half or twice
+as many entries solve full deals in about the same time: fewer entries, more nodes; more
+entries, a probe that waits on memory more often (docs/solver.md)."""
 
 
 def core_for(rules: Rules, backend: str | None = None) -> SearchCore:

@@ -6,9 +6,11 @@
  * trick starts keyed by the hands with the zero-point cards of each suit renumbered (cards that
  * are equivalent once the cards between them are gone); one card of each run of equivalent
  * zero-point cards; move ordering; sure points from the top run of trumps. Beyond the
- * reference: fail-soft tests, the leader's quick points, dominated cards left unsearched
- * (dominated()), a search of its own for the fourth card of a trick, and the last two tricks
- * played out without the table (docs/solver.md says why each is exact).
+ * reference: fail-soft tests, the leader's quick points, a table found by the position's shape
+ * whose entries also bound the positions of the same shape with other point cards (point_diff()),
+ * dominated cards left unsearched (dominated()), a search of its own for the fourth card of a
+ * trick, and the last two tricks played out without the table (docs/solver.md says why each is
+ * exact).
  *
  * Cards are ints 0-39 (suit * 10 + rank, ranks low to high 2 3 4 5 6 Q J K 7 A), hands are
  * 64-bit masks, seats 0-3 play in order, team[seat] is 0 or 1. Values are always the card
@@ -29,16 +31,21 @@ typedef uint64_t u64;
 #define SUIT_BITS 0x3FFULL
 #define LOW_RANKS_MAX 5
 
-/* One transposition-table entry: bounds on team 0's points from a trick start. 16 bytes, four
- * to a 64-byte bucket, so that a probe reads one cache line. The position is known by a 64-bit
- * check hash, independent of the hash that picks the bucket: two positions share an entry only
- * if 64 + (bucket bits) bits of hash agree by chance (about 1 in 10^25 a probe). */
+/* One transposition-table entry: bounds on team 0's points from a trick start. It is found by
+ * the position's shape (shape_of(): who holds each suit's first, second, ... card left), so that
+ * one entry also bounds the positions of the same shape with other cards left (point_diff()).
+ * The shape is known by a 64-bit check hash, independent of the hash that picks the bucket:
+ * two shapes share an entry only if 64 + (bucket bits) bits of hash agree by chance (about 1
+ * in 10^25 a probe). 32 bytes, four to a bucket of two cache lines. */
 typedef struct {
     u64 check;
+    u64 cards;       /* the cards left at or above their suit's low run (the zero-point ranks) */
     int16_t lb, ub;
-    int8_t best;     /* the lead that last cut off, as a canonical card, or -1 */
-    uint8_t depth;   /* cards left in all hands (0: empty): deeper entries are costlier */
+    int8_t best;     /* the lead that last cut off, as a shape card, or -1 */
+    uint8_t depth;   /* cards left in all hands: deeper entries are costlier */
     uint16_t gen;    /* the solve that wrote it: older entries are replaced first */
+    uint32_t epoch;  /* the clear() it was written after: an entry of another one is empty */
+    uint32_t unused; /* (the size a power of two: no entry straddles a bucket) */
 } Entry;
 
 #define BUCKET 4
@@ -50,10 +57,14 @@ typedef struct {
     int must_trump;
     int bonus;
     int low_run[4];               /* per suit: ranks below this score 0 (at most 5) */
+    u64 high_cards;               /* the cards at or above their suit's low run */
+    /* point_diff() of a suit whose low run is 5 ranks, by its two patterns of high ranks */
+    int16_t diff_below[4][32][32], diff_above[4][32][32];
     int suit_points[4][1024];     /* points of each 10-bit pattern of a suit */
     Entry *tt;
     size_t tt_mask;               /* bucket count - 1 */
     uint16_t gen;
+    uint32_t epoch;               /* Entry.epoch of the live entries (zeroed memory: none) */
     unsigned long long nodes;
     unsigned long long node_limit; /* stop the call when nodes reaches it (0: no limit) */
     int aborted;                  /* the call ran out of nodes: its answer means nothing */
@@ -73,7 +84,6 @@ typedef struct {
 } Pos;
 
 static unsigned char compress_table[32][32]; /* [present][held]: held's bits packed down */
-static int select_table[32][5];              /* [present][k]: rank of the k-th present bit */
 
 static inline int suit_of(int c) { return c / 10; }
 static inline u64 suit_mask(int s) { return SUIT_BITS << (10 * s); }
@@ -103,37 +113,76 @@ static u64 legal_mask(const Solver *S, const Pos *P, int seat) {
 
 /* ---- the transposition table ------------------------------------------------------------ */
 
-/* The hands with each suit's zero-point cards renumbered 0, 1, ... in order: positions that
- * differ only in which small cards are already gone have the same value. */
-static void canonical(const Solver *S, const Pos *P, u64 all, u64 out[4]) {
-    for (int seat = 0; seat < 4; seat++) out[seat] = P->hand[seat];
+/* A 10-bit pattern's bits at the places of `present`'s bits packed down (a software pext). */
+static inline u64 compress10(u64 present, u64 held) {
+    unsigned lo = (unsigned)(present & 31), hi = (unsigned)(present >> 5);
+    return (u64)compress_table[lo][held & 31] |
+           ((u64)compress_table[hi][(held >> 5) & 31] << __builtin_popcount(lo));
+}
+
+/* The position's shape: each hand with the cards left in each suit renumbered 0, 1, ... in
+ * order. Two positions of one shape have game trees alike move for move (a card's place in its
+ * suit decides what it beats), and differ only in the points of the cards (point_diff()). */
+static void shape_of(const Pos *P, u64 all, u64 out[4]) {
+    for (int seat = 0; seat < 4; seat++) out[seat] = 0;
     for (int s = 0; s < 4; s++) {
-        int m = S->low_run[s];
-        if (m == 0) continue;
-        u64 low = (1ULL << m) - 1;
-        int present = (int)((all >> (10 * s)) & low);
-        for (int seat = 0; seat < 4; seat++) {
-            int held = (int)((P->hand[seat] >> (10 * s)) & low);
-            out[seat] = (out[seat] & ~(low << (10 * s))) |
-                        ((u64)compress_table[present][held] << (10 * s));
-        }
+        u64 present = (all >> (10 * s)) & SUIT_BITS;
+        for (int seat = 0; seat < 4; seat++)
+            out[seat] |= compress10(present, (P->hand[seat] >> (10 * s)) & SUIT_BITS) << (10 * s);
     }
 }
 
-/* A canonical card back to a real one: the k-th lowest present zero-point card of its suit. */
-static int decanonical(const Solver *S, u64 all, int c) {
-    int s = suit_of(c), r = c % 10;
-    if (r >= S->low_run[s]) return c;
-    int present = (int)((all >> (10 * s)) & ((1ULL << S->low_run[s]) - 1));
-    if (r >= popcount((u64)present)) return -1;
-    return 10 * s + select_table[present][r];
+/* A card as its place in its suit among the cards left, and back (-1: no such card). */
+static int shape_card(u64 all, int c) {
+    int s = suit_of(c);
+    return 10 * s + popcount((all >> (10 * s)) & ((1ULL << (c % 10)) - 1));
 }
 
-static int canonical_card(const Solver *S, u64 all, int c) {
-    int s = suit_of(c), r = c % 10;
-    if (r >= S->low_run[s]) return c;
-    u64 below = (all >> (10 * s)) & ((1ULL << r) - 1);
-    return 10 * s + popcount(below);
+static int unshape_card(u64 all, int c) {
+    int s = suit_of(c), k = c % 10;
+    u64 present = (all >> (10 * s)) & SUIT_BITS;
+    if (k >= popcount(present)) return -1;
+    for (; k > 0; k--) present &= present - 1;
+    return 10 * s + __builtin_ctzll(present);
+}
+
+/* Two positions of one shape: map each card of one onto the card of the same place in the
+ * other. Every line of play maps onto a line that wins the same tricks, so team 0's points
+ * differ by the sum, over the cards team 0 wins, of the mapped cards' point differences d:
+ * between the sum of the negative d and the sum of the positive ones, whatever is played, and
+ * so the minimax values too. `a` and `b` are one suit's cards left at or above its low run;
+ * paired from the top, as below them lie only zero-point cards. */
+static void suit_diff(const Solver *S, int s, u64 a, u64 b, int *below, int *above_) {
+    int lo = 0, hi = 0;
+    while (a | b) {
+        int d = 0;
+        if (a) { int c = top_bit(a); d += S->points[10 * s + c]; a ^= 1ULL << c; }
+        if (b) { int c = top_bit(b); d -= S->points[10 * s + c]; b ^= 1ULL << c; }
+        if (d < 0) lo += d; else hi += d;
+    }
+    *below = lo;
+    *above_ = hi;
+}
+
+/* How far team 0's points from position `a` can lie below and above those from `b`, a
+ * position of the same shape (a and b: their high cards, as Entry.cards). */
+static void point_diff(const Solver *S, u64 a, u64 b, int *below, int *above_) {
+    int lo = 0, hi = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 x = (a >> (10 * s)) & SUIT_BITS, y = (b >> (10 * s)) & SUIT_BITS;
+        if (x == y) continue;
+        if (S->low_run[s] == 5) {
+            lo += S->diff_below[s][x >> 5][y >> 5];
+            hi += S->diff_above[s][x >> 5][y >> 5];
+        } else {
+            int l, h;
+            suit_diff(S, s, x, y, &l, &h);
+            lo += l;
+            hi += h;
+        }
+    }
+    *below = lo;
+    *above_ = hi;
 }
 
 static inline u64 fmix(u64 h) { /* MurmurHash3's finaliser: a bijection that mixes well */
@@ -158,38 +207,33 @@ static inline Entry *tt_bucket(const Solver *S, const u64 key[3], u64 *check) {
     return S->tt + (a & S->tt_mask) * BUCKET;
 }
 
-static Entry *tt_find(Entry *bucket, u64 check) {
-    for (int i = 0; i < BUCKET; i++) {
-        Entry *e = bucket + i;
-        if (e->depth && e->check == check) return e;
-    }
-    return NULL;
-}
-
-static void tt_store(Solver *S, Entry *bucket, u64 check, int lb, int ub, int best, int depth) {
+static void tt_store(Solver *S, Entry *bucket, u64 check, u64 cards, int lb, int ub, int best,
+                     int depth) {
     Entry *victim = NULL;
     int victim_cost = 1 << 30;
     for (int i = 0; i < BUCKET; i++) {
         Entry *e = bucket + i;
-        if (e->depth && e->check == check) {
+        if (e->epoch == S->epoch && e->check == check && e->cards == cards) {
             if (lb > e->lb) e->lb = (int16_t)lb;
             if (ub < e->ub) e->ub = (int16_t)ub;
             if (best >= 0) e->best = (int8_t)best;
             e->gen = S->gen;
             return;
         }
-        int cost = e->depth ? e->depth + (e->gen == S->gen ? 64 : 0) : -1;
+        int cost = e->epoch == S->epoch ? e->depth + (e->gen == S->gen ? 64 : 0) : -1;
         if (cost < victim_cost) {
             victim_cost = cost;
             victim = e;
         }
     }
     victim->check = check;
+    victim->cards = cards;
     victim->lb = (int16_t)lb;
     victim->ub = (int16_t)ub;
     victim->best = (int8_t)best;
     victim->depth = (uint8_t)depth;
     victim->gen = S->gen;
+    victim->epoch = S->epoch;
 }
 
 /* The table is big (128 MB for the shared cores) and probed at random: on 4 KB pages nearly
@@ -740,11 +784,12 @@ static int trick_start(Solver *S, Pos *P, int target) {
         return two_tricks(S, P->hand, P->leader, target);
     }
     /* The table's bucket is fetched from memory while the bounds below are computed. */
-    u64 canon[4], key[3], check;
-    canonical(S, P, all, canon);
-    make_key(S, canon, P->leader, key);
+    u64 shape[4], key[3], check;
+    shape_of(P, all, shape);
+    make_key(S, shape, P->leader, key);
     Entry *bucket = tt_bucket(S, key, &check);
     __builtin_prefetch(bucket);
+    __builtin_prefetch(bucket + BUCKET - 1);
     /* Sure points: the unbroken run of top trumps one team holds never loses a trick. */
     int lb = 0, ub = rem;
     u64 trumps = all & S->trump_mask;
@@ -767,15 +812,27 @@ static int trick_start(Solver *S, Pos *P, int target) {
         if (lb >= target) return lb;
         if (ub < target) return ub;
     }
+    /* The table: this position's bounds, and those of the positions of its shape, shifted by
+     * their point differences. The lead to try first comes from the position's own entry,
+     * else from one of its shape. */
     int hint = -1;
-    Entry *e = tt_find(bucket, check);
-    if (e) {
-        if (e->lb >= target) return e->lb;
-        if (e->ub < target) return e->ub;
-        if (e->lb > lb) lb = e->lb;
-        if (e->ub < ub) ub = e->ub;
-        if (e->best >= 0) hint = decanonical(S, all, e->best);
+    u64 cards = all & S->high_cards;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = bucket + i;
+        if (e->epoch != S->epoch || e->check != check) continue;
+        int elb = e->lb, eub = e->ub;
+        if (e->cards != cards) {
+            int below, above_;
+            point_diff(S, cards, e->cards, &below, &above_);
+            elb += below;
+            eub += above_;
+        }
+        if (elb > lb) lb = elb;
+        if (eub < ub) ub = eub;
+        if (e->best >= 0 && (hint < 0 || e->cards == cards)) hint = unshape_card(all, e->best);
     }
+    if (lb >= target) return lb;
+    if (ub < target) return ub;
     int best = -1;
     int g = search(S, P, target, hint, &best);
     if (S->aborted) return 0; /* nothing learnt: store nothing */
@@ -783,7 +840,7 @@ static int trick_start(Solver *S, Pos *P, int target) {
     /* The lead worth trying first next time is one that settled the question; where every
      * lead failed, the least bad of them is no better a guess than the move order's. */
     int settled = (g >= target) == (S->team[P->leader] == 0);
-    tt_store(S, bucket, check, lb, ub, best >= 0 && settled ? canonical_card(S, all, best) : -1,
+    tt_store(S, bucket, check, cards, lb, ub, best >= 0 && settled ? shape_card(all, best) : -1,
              popcount(all));
     return g;
 }
@@ -1004,7 +1061,11 @@ static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
         return NULL;
     }
-    memset(S->tt, 0, (S->tt_mask + 1) * BUCKET * sizeof(Entry));
+    /* A new epoch empties every entry at once (pimc clears its table at every move). */
+    if (++S->epoch == 0) {
+        memset(S->tt, 0, (S->tt_mask + 1) * BUCKET * sizeof(Entry));
+        S->epoch = 1;
+    }
     Py_RETURN_NONE;
 }
 
@@ -1066,10 +1127,12 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     }
     S->must_trump = must_trump;
     S->bonus = bonus;
+    S->high_cards = 0;
     for (int s = 0; s < 4; s++) {
         int m = 0;
         while (m < LOW_RANKS_MAX && S->points[10 * s + m] == 0) m++;
         S->low_run[s] = m;
+        S->high_cards |= SUIT_BITS << (10 * s) & ~((1ULL << (10 * s + m)) - 1);
         for (int pattern = 0; pattern < 1024; pattern++) {
             int total = 0;
             for (int r = 0; r < 10; r++)
@@ -1077,6 +1140,14 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
             S->suit_points[s][pattern] = total;
         }
     }
+    for (int s = 0; s < 4; s++)
+        for (int a = 0; a < 32; a++)
+            for (int b = 0; b < 32; b++) {
+                int below, above_;
+                suit_diff(S, s, (u64)a << 5, (u64)b << 5, &below, &above_);
+                S->diff_below[s][a][b] = (int16_t)below;
+                S->diff_above[s][a][b] = (int16_t)above_;
+            }
     size_t buckets = (size_t)1 << bits;
     tt_free(S->tt, S->tt ? (S->tt_mask + 1) * BUCKET : 0);
     S->tt = tt_alloc(buckets * BUCKET);
@@ -1086,6 +1157,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     }
     S->tt_mask = buckets - 1;
     S->gen = 0;
+    S->epoch = 1;
     S->nodes = 0;
     return 0;
 }
@@ -1132,9 +1204,6 @@ static struct PyModuleDef dds_module = {
 
 PyMODINIT_FUNC PyInit__dds(void) {
     for (int present = 0; present < 32; present++) {
-        int k = 0;
-        for (int r = 0; r < 5; r++)
-            if (present >> r & 1) select_table[present][k++] = r;
         for (int held = 0; held < 32; held++) {
             int out = 0, j = 0;
             for (int r = 0; r < 5; r++) {
