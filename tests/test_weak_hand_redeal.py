@@ -285,9 +285,10 @@ def test_decide_refuses_an_ask_from_a_strong_hand_or_keeps_for_it() -> None:
 @pytest.mark.parametrize("bot", ["heuristic", "random", "pimc:worlds=2:nodes=2000"])
 def test_a_bot_match_with_redeals_finishes_and_its_record_checks(bot: str) -> None:
     # The first of a few matches that annuls a deal (which one does depends on the bots' play).
+    annulled: list[int] = []
     for seed in range(4, 12):
         bots = [make_bot(bot, seed=s) for s in range(4)]
-        annulled: list[int] = []
+        annulled.clear()
         match, states = play_match(GENEROUS, bots, random.Random(seed), first_dealer=1,
                                    on_redeal=lambda m, s: annulled.append(s.deal.dealer))
         if match.annulled:

@@ -36,7 +36,7 @@ typedef uint64_t u64;
  * one entry also bounds the positions of the same shape with other cards left (point_diff()).
  * The shape is known by a 64-bit check hash, independent of the hash that picks the bucket:
  * two shapes share an entry only if 64 + (bucket bits) bits of hash agree by chance (about 1
- * in 10^25 a probe). 32 bytes, four to a bucket of two cache lines. */
+ * in 10^24 a probe). 32 bytes, four to a bucket of two cache lines. */
 typedef struct {
     u64 check;
     u64 cards;       /* the cards left at or above their suit's low run (the zero-point ranks) */
