@@ -75,7 +75,7 @@ class DealRecord:
             out["asked_by"] = self.asked_by
             out.update(self.extra)
             return out
-        if self.redeals:
+        if self.redeals is not None:  # an empty list written by another program stays
             out["redeals"] = [r.to_json() for r in self.redeals]
         out["plays"] = self.plays
         out.update(self.extra)

@@ -348,6 +348,15 @@ def test_a_record_with_a_redeal_round_trips_and_checks() -> None:
         {k: v for k, v in d.items() if k != "redeals"} for d in report["deals"]]
 
 
+def test_an_empty_redeals_list_round_trips() -> None:
+    record, _ = annulled_then_played()
+    data = json.loads(dumps(record))
+    data["deals"][0]["redeals"] = []
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert json.loads(dumps(loads(text)))["deals"][0]["redeals"] == []
+    assert check(loads(text))["valid"]
+
+
 def test_check_refuses_an_ask_by_a_hand_too_strong_naming_seat_and_points() -> None:
     record, _ = annulled_then_played()
     data = json.loads(dumps(record))
