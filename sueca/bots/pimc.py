@@ -65,7 +65,7 @@ DEFAULT_MIN_WORLDS = 1
 # Search nodes a second, to turn a time budget into node limits (the C core does about 10M;
 # the estimate is corrected after every world).
 _START_RATE = 5_000_000.0
-_TABLE_BITS = 17  # 2 << 20 entries, 32 MB: a bot's own table, emptied at every move
+_TABLE_BITS = 17  # 4 << 17 entries, 16 MB: a bot's own table, emptied at every move
 # Search nodes one card of a heuristic rollout counts for (both take about 0.1 ms).
 ROLLOUT_NODE_COST = 1000
 OPTIONS = (

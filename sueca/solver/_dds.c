@@ -35,8 +35,8 @@ typedef uint64_t u64;
  * the position's shape (shape_of(): who holds each suit's first, second, ... card left), so that
  * one entry also bounds the positions of the same shape with other cards left (point_diff()).
  * The shape is known by a 64-bit check hash, independent of the hash that picks the bucket:
- * two shapes share an entry only if 64 + (bucket bits) bits of hash agree by chance (about 1
- * in 10^24 a probe). 32 bytes, four to a bucket of two cache lines. */
+ * another shape's entry in the same bucket passes for this one only if its 64-bit check agrees
+ * by chance (about once in 4 * 10^18 probes). 32 bytes, four to a bucket of two cache lines. */
 typedef struct {
     u64 check;
     u64 cards;       /* the cards left at or above their suit's low run (the zero-point ranks) */
@@ -236,7 +236,7 @@ static void tt_store(Solver *S, Entry *bucket, u64 check, u64 cards, int lb, int
     victim->epoch = S->epoch;
 }
 
-/* The table is big (128 MB for the shared cores) and probed at random: on 4 KB pages nearly
+/* The table is big (32 MB for the shared cores) and probed at random: on 4 KB pages nearly
  * every probe also misses the TLB. Where the system allows, ask for 2 MB pages; mmap's memory
  * comes zeroed and is touched as the table fills. */
 static Entry *tt_alloc(size_t count) {
@@ -658,21 +658,30 @@ static int search(Solver *S, Pos *P, int target, int hint, int *best) {
 /* Quick points: what the leader can cash at once, winning every trick himself. First his
  * trumps above every other trump; then, per side suit, his cards above every other card of
  * it, as many as each opponent who still holds a trump can follow (so none can ruff), and
- * with must_trump only where the partner cannot be forced to ruff his own winner. */
+ * with must_trump only where no partner can be forced to ruff his own winner. */
 static int quick_points(const Solver *S, const Pos *P) {
     int L = P->leader;
-    u64 mine = P->hand[L], partner = P->hand[(L + 2) & 3];
-    u64 opp1 = P->hand[(L + 1) & 3], opp3 = P->hand[(L + 3) & 3];
-    u64 others = opp1 | opp3 | partner;
-    u64 tm = S->trump_mask;
+    u64 mine = P->hand[L], tm = S->trump_mask;
+    u64 others = 0;
+    for (int k = 1; k < 4; k++) others |= P->hand[(L + k) & 3];
     int total = 0;
     u64 other_trumps = others & tm;
     u64 cash = mine & tm;
     if (other_trumps) cash &= above(top_bit(other_trumps));
     total += mask_points(S, cash);
     int drawn = popcount(cash);
-    int t1 = popcount(opp1 & tm) - drawn, t3 = popcount(opp3 & tm) - drawn;
-    int partner_ruffs = S->must_trump && (partner & tm);
+    /* The hands that limit how many masters of a suit cash: each opponent who may still
+     * ruff, and (with must_trump) each partner who holds a trump, as he would have to ruff
+     * a master he cannot follow. Partners need not sit opposite (rules may seat them apart). */
+    u64 limit[3];
+    int limits = 0;
+    for (int k = 1; k < 4; k++) {
+        int seat = (L + k) & 3;
+        u64 h = P->hand[seat];
+        if (S->team[seat] != S->team[L] ? popcount(h & tm) > drawn
+                                          : S->must_trump && (h & tm))
+            limit[limits++] = h;
+    }
     for (int s = 0; s < 4; s++) {
         if (s == S->trump) continue;
         u64 sm = suit_mask(s);
@@ -681,10 +690,8 @@ static int quick_points(const Solver *S, const Pos *P) {
         u64 others_s = others & sm;
         u64 masters = others_s ? mine_s & above(top_bit(others_s)) : mine_s;
         int k = popcount(masters);
-        if (!k) continue;
-        if (t1 > 0 && popcount(opp1 & sm) < k) k = popcount(opp1 & sm);
-        if (t3 > 0 && popcount(opp3 & sm) < k) k = popcount(opp3 & sm);
-        if (partner_ruffs && popcount(partner & sm) < k) k = popcount(partner & sm);
+        for (int i = 0; i < limits && k; i++)
+            if (popcount(limit[i] & sm) < k) k = popcount(limit[i] & sm);
         for (; k > 0; k--) {
             int c = top_bit(masters);
             total += S->points[c];

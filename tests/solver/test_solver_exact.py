@@ -10,9 +10,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_support import SOLVER_RULES, brute_force, brute_force_moves, random_positions
+from solver_support import (
+    SOLVER_RULES,
+    brute_force,
+    brute_force_moves,
+    random_position,
+    random_positions,
+)
 
+from sueca.rules import STANDARD
 from sueca.solver import C_AVAILABLE, core_for, new_core, position_of, solve, value
+from sueca.solver.reference import ReferenceSolver
+
+try:
+    from sueca.solver import _dds
+except ImportError:  # pragma: no cover - the C core is not built
+    _dds = None
 
 BACKENDS = ["c", "python"] if C_AVAILABLE else ["python"]
 
@@ -115,3 +128,62 @@ def test_positions_of_one_shape_bound_each_other_exactly_quick() -> None:
 @pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
 def test_positions_of_one_shape_bound_each_other_exactly() -> None:
     check_similar_positions(seed=32, bases=25, variants=8)
+
+
+def odd_points(rng: random.Random) -> list[int]:
+    """Card points no rules object gives but the C core accepts: zero-point cards above point
+    cards (a short low run), points falling with rank, or at random."""
+    points: list[int] = []
+    for _ in range(4):
+        kind = rng.choice(["gappy", "falling", "random"])
+        if kind == "gappy":
+            low_run = rng.randint(0, 4)
+            row = [0] * low_run + [rng.choice([0, 1, 4, 9]) for _ in range(10 - low_run)]
+            row[low_run] = rng.randint(1, 6)
+        elif kind == "falling":
+            row = sorted((rng.randint(0, 12) for _ in range(10)), reverse=True)
+        else:
+            row = [rng.choice([0, 0, 1, 2, 3, 5, 7, 11]) for _ in range(10)]
+        points += row
+    return points
+
+
+def check_similar_positions_odd_points(seed: int, groups: int, variants: int) -> None:
+    """As check_similar_positions, under point tables that take the C core's general path
+    (a suit whose low run is not five ranks) and pair cards of unequal worth."""
+    assert _dds is not None
+    rng = random.Random(seed)
+    for _ in range(groups):
+        points = odd_points(rng)
+        teams, must_trump, bonus = rng.choice([(0, 1, 0, 1), (1, 0, 1, 0)]), rng.random() < 0.5, 5
+        c_core = _dds.Solver(points, teams, must_trump, bonus, 8)
+        cards = rng.sample(range(40), 4 * rng.randint(3, 5))
+        hands = [sum(1 << card for card in cards[seat::4]) for seat in range(4)]
+        trump, leader = rng.randrange(4), rng.randrange(4)
+        for _ in range(variants):
+            position = (same_shape(hands, rng), trump, leader, ())
+            reference = ReferenceSolver(points, teams, must_trump, bonus)
+            assert c_core.value(*position) == reference.value(*position), (points, position)
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+def test_positions_of_one_shape_under_odd_points_quick() -> None:
+    check_similar_positions_odd_points(seed=41, groups=30, variants=6)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+def test_positions_of_one_shape_under_odd_points() -> None:
+    check_similar_positions_odd_points(seed=42, groups=300, variants=8)
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+@pytest.mark.parametrize("teams", [(0, 0, 1, 1), (0, 1, 1, 0), (0, 1, 1, 1)])
+def test_c_core_is_exact_with_partners_not_opposite(teams: tuple[int, ...]) -> None:
+    """Rules may seat partners side by side (or three against one): the C core's bounds must
+    not assume the partner sits opposite."""
+    rules = STANDARD.replace(teams=teams)
+    rng = random.Random(sum(teams))
+    for _ in range(150):
+        state = random_position(rules, rng, max_cards=4)
+        assert value(state, "c")[0] == brute_force(state), (teams, state.deal, state.plays)
