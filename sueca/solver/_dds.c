@@ -1148,7 +1148,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         }
     }
     for (int s = 0; s < 4; s++)
-        for (int a = 0; a < 32; a++)
+        for (int a = 0; a < 32 && S->low_run[s] == 5; a++)
             for (int b = 0; b < 32; b++) {
                 int below, above_;
                 suit_diff(S, s, (u64)a << 5, (u64)b << 5, &below, &above_);
