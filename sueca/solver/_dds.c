@@ -852,141 +852,41 @@ static int trick_start(Solver *S, Pos *P, int target) {
     return g;
 }
 
-/* The child of P once `seat` plays c; returns team 0's points from the trick it completes. */
-static int play_card(const Solver *S, const Pos *P, int seat, int c, Pos *Q) {
-    *Q = *P;
-    Q->hand[seat] ^= 1ULL << c;
-    if (Q->n == 0 || beats(S, c, Q->win_card)) {
-        Q->win_seat = seat;
-        Q->win_card = c;
-    }
-    Q->trick_pts += S->points[c];
-    Q->cards[Q->n++] = c;
-    if (Q->n < 4) return 0;
-    int pts = Q->trick_pts;
-    if (!(Q->hand[0] | Q->hand[1] | Q->hand[2] | Q->hand[3])) pts += S->bonus;
-    Q->n = 0;
-    Q->leader = Q->win_seat;
-    Q->trick_pts = 0;
-    return S->team[Q->win_seat] == 0 ? pts : 0;
-}
-
-/* The moves at the root of a solve, kept across its tests: what each test learnt about each
- * move (bounds on team 0's points after it, the trick it completes included), and what the
- * last test that went against the side to move cost there (the dearer, the nearer that move's
- * value was to the target: the likelier it is the one that settles the next test). */
-typedef struct {
-    int count, maximizing, first; /* first: the move that settled the last test */
-    int moves[10], won[10], lb[10], ub[10];
-    unsigned long long cost[10];
-    Pos child[10];
-} Root;
-
-static int root_init(Solver *S, const Pos *P, Root *R) {
-    int seat = (P->leader + P->n) & 3;
-    R->maximizing = S->team[seat] == 0;
-    R->count = ordered_moves(S, P, seat, -1, R->moves);
-    R->first = 0;
-    for (int i = 0; i < R->count; i++) {
-        Pos *Q = &R->child[i];
-        R->won[i] = play_card(S, P, seat, R->moves[i], Q);
-        u64 left = Q->hand[0] | Q->hand[1] | Q->hand[2] | Q->hand[3];
-        R->lb[i] = R->won[i];
-        R->ub[i] = R->won[i] + mask_points(S, left) + Q->trick_pts + (left ? S->bonus : 0);
-        R->cost[i] = 0;
-    }
-    return R->count;
-}
-
 static int ge(Solver *S, Pos *P, int target) {
     if (P->n == 0) return trick_start(S, P, target);
     return search(S, P, target, -1, NULL);
 }
 
-/* ge() at the root, one move at a time: moves already settled by their bounds are not searched
- * again, and the move that settled the last test is tried first, then those nearest the
- * target by their bounds and costs. Fail-soft like search(). */
-static int root_test(Solver *S, Root *R, int target) {
-    int order[10], n = 0;
-    order[n++] = R->first;
-    for (int i = 0; i < R->count; i++) {
-        if (i == R->first) continue;
-        int j = n++;
-        for (; j > 1; j--) {
-            int o = order[j - 1];
-            int ki = R->maximizing ? -R->lb[i] : R->ub[i], ko = R->maximizing ? -R->lb[o] : R->ub[o];
-            if (ki > ko || (ki == ko && R->cost[i] <= R->cost[o])) break;
-            order[j] = o;
-        }
-        order[j] = i;
-    }
-    int bound = R->maximizing ? -1 : 1 << 30;
-    for (int k = 0; k < R->count; k++) {
-        int i = order[k], g;
-        if (R->lb[i] >= target) {
-            g = R->lb[i];
-        } else if (R->ub[i] < target) {
-            g = R->ub[i];
-        } else {
-            unsigned long long before = S->nodes;
-            g = R->won[i] + ge(S, &R->child[i], target - R->won[i]);
-            if (S->aborted) return 0;
-            if (g >= target) { if (g > R->lb[i]) R->lb[i] = g; }
-            else if (g < R->ub[i]) R->ub[i] = g;
-            if ((g >= target) != R->maximizing) R->cost[i] = S->nodes - before;
-        }
-        if (R->maximizing ? g > bound : g < bound) bound = g;
-        if ((g >= target) == R->maximizing) {
-            R->first = i;
-            return g;
-        }
-    }
-    return bound;
-}
-
-/* The exact value, lo <= value <= hi, by null-window tests (MTD(f)), each test's fail-soft
- * bound setting the next target: from a guess given by the caller (the value of a sibling
- * move, usually near) the bounds are followed for two tests; otherwise, and after them, the
- * tests bisect what is left. Within WALK points of the value they walk from the end the side
- * to move proves cheaply instead: a test goes its way as soon as one of its moves does, and
- * against it only once all of its moves are refuted. Probing the top (bottom, for team 0)
- * either ends the solve with the one dear test it needs anyway, or costs a cheap test and
- * moves the bound; bisection took two or three dear tests near the value (measured in
- * docs/solver.md). With a Root, the tests are root_test()s. */
+/* The exact value by null-window tests, each test's fail-soft bound setting the next target
+ * (MTD(f)). Those bounds are rarely more than a point past the target, so from the default
+ * first guess (half the points) the tests bisect what is left at once; from a guess given by
+ * the caller (the value of a sibling move, usually near), the bounds are followed for two tests
+ * first. Within WALK points of the value the tests walk instead, from the end that the side to
+ * move proves cheaply: a test goes its way as soon as one of its moves does, and against it
+ * only once every one of its moves is refuted. So where team 1 is to move the next target is
+ * the top of the range (for team 0 the bottom): that test either ends the solve, being the
+ * one dear test it needs anyway, or goes the cheap way and moves the bound. Bisecting there
+ * took two or three dear tests (docs/solver.md). */
 #define WALK 8
-static int mtd(Solver *S, Pos *P, Root *R, int lo, int hi, int guess) {
-    int follow = 2, maximizing = S->team[(P->leader + P->n) & 3] == 0;
+static int solve_value(Solver *S, Pos *P, int guess) {
+    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
+    if (!all) return 0; /* the deal is over */
+    int hi = mask_points(S, all) + P->trick_pts + S->bonus;
+    int lo = 0, follow = 2, maximizing = S->team[(P->leader + P->n) & 3] == 0;
     if (guess < 0) {
-        guess = lo + (hi - lo + 1) / 2;
+        guess = (hi + 1) / 2;
         follow = 0;
     }
     for (int pass = 0; lo < hi; pass++) {
         if (guess <= lo) guess = lo + 1;
         if (guess > hi) guess = hi;
-        int g = R ? root_test(S, R, guess) : ge(S, P, guess);
+        int g = ge(S, P, guess);
         if (S->aborted) return -1;
         if (g >= guess) { lo = g; guess = g + 1; } else { hi = g; guess = g; }
         if (pass >= follow)
             guess = hi - lo > WALK ? lo + (hi - lo + 1) / 2 : maximizing ? lo + 1 : hi;
     }
     return lo;
-}
-
-/* The exact value of a position (team 0's points from here, the trick in progress included). */
-static int solve_value(Solver *S, Pos *P, int guess) {
-    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
-    if (!all) return 0; /* the deal is over */
-    return mtd(S, P, NULL, 0, mask_points(S, all) + P->trick_pts + S->bonus, guess);
-}
-
-/* The same, with the root's moves kept apart (Root): the entry point for a whole solve, where
- * the tests near the value would otherwise search every move again and again. */
-static int solve_root(Solver *S, Pos *P, int guess) {
-    u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
-    if (!all) return 0;
-    Root R;
-    if (root_init(S, P, &R) == 1) return solve_value(S, P, guess);
-    return mtd(S, P, &R, 0, mask_points(S, all) + P->trick_pts + S->bonus, guess);
 }
 
 /* ---- Python binding --------------------------------------------------------------------- */
@@ -1092,7 +992,7 @@ static PyObject *Solver_value(Solver *S, PyObject *args) {
     int v;
     S->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    v = solve_root(S, &P, guess);
+    v = solve_value(S, &P, guess);
     Py_END_ALLOW_THREADS
     S->busy = 0;
     if (S->aborted) Py_RETURN_NONE;
@@ -1128,9 +1028,26 @@ static PyObject *Solver_move_values(Solver *S, PyObject *args) {
                 continue;
             }
         }
-        Pos Q;
-        int won = play_card(S, &P, seat, c, &Q);
-        int v = won + solve_value(S, &Q, guess < 0 ? -1 : (guess > won ? guess - won : 0));
+        Pos Q = P;
+        Q.hand[seat] ^= 1ULL << c;
+        if (Q.n == 0 || beats(S, c, Q.win_card)) {
+            Q.win_seat = seat;
+            Q.win_card = c;
+        }
+        Q.trick_pts += S->points[c];
+        Q.cards[Q.n++] = c;
+        int v;
+        if (Q.n == 4) {
+            int pts = Q.trick_pts;
+            if (!(Q.hand[0] | Q.hand[1] | Q.hand[2] | Q.hand[3])) pts += S->bonus;
+            int won = S->team[Q.win_seat] == 0 ? pts : 0;
+            Q.n = 0;
+            Q.leader = Q.win_seat;
+            Q.trick_pts = 0;
+            v = won + solve_value(S, &Q, guess < 0 ? -1 : (guess > won ? guess - won : 0));
+        } else {
+            v = solve_value(S, &Q, guess);
+        }
         if (S->aborted) break;
         values[c] = v;
         guess = v;

@@ -191,11 +191,11 @@ def test_c_core_is_exact_with_partners_not_opposite(teams: tuple[int, ...]) -> N
         assert value(state, "c")[0] == brute_force(state), (teams, state.deal, state.plays)
 
 
-def check_root_agrees_with_its_moves(rules_list: list[Rules], seed: int, count: int,
+def check_value_agrees_with_its_moves(rules_list: list[Rules], seed: int, count: int,
                                      max_cards: int) -> None:
-    """value() keeps the root's moves apart (each tested on its own, the likeliest first, the
-    tests near the value walking from one end); solve() takes every move's value with the plain
-    driver. The best of the moves must be the value, at every point of a trick."""
+    """value() asks its tests of the whole position (near the value they walk from the end the
+    side to move proves cheaply); solve() asks them of each move in turn, from its sibling's
+    value. The best of the moves must be the value, at every point of a trick."""
     rng = random.Random(seed)
     for index in range(count):
         rules = rules_list[index % len(rules_list)]
@@ -204,26 +204,26 @@ def check_root_agrees_with_its_moves(rules_list: list[Rules], seed: int, count: 
                                                                 state.plays)
 
 
-ROOT_RULES = [*SOLVER_RULES.values(), STANDARD.replace(teams=(0, 0, 1, 1)),
+VALUE_RULES = [*SOLVER_RULES.values(), STANDARD.replace(teams=(0, 0, 1, 1)),
               STANDARD.replace(teams=(0, 1, 1, 1))]
 
 
 @pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
-def test_root_value_is_the_best_of_its_moves_quick() -> None:
-    check_root_agrees_with_its_moves(ROOT_RULES, seed=5, count=60, max_cards=7)
+def test_value_is_the_best_of_its_moves_quick() -> None:
+    check_value_agrees_with_its_moves(VALUE_RULES, seed=5, count=60, max_cards=7)
 
 
 @pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
 @pytest.mark.slow
-def test_root_value_is_the_best_of_its_moves() -> None:
-    check_root_agrees_with_its_moves(ROOT_RULES, seed=6, count=300, max_cards=10)
+def test_value_is_the_best_of_its_moves() -> None:
+    check_value_agrees_with_its_moves(VALUE_RULES, seed=6, count=300, max_cards=10)
 
 
 @pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
 @pytest.mark.slow
-def test_full_deals_root_value_is_the_best_opening_lead() -> None:
+def test_full_deals_value_is_the_best_opening_lead() -> None:
     rng = random.Random(12)
     for index in range(16):
-        rules = ROOT_RULES[index % len(ROOT_RULES)]
+        rules = VALUE_RULES[index % len(VALUE_RULES)]
         state = State(rules, deal_cards(rules, index % 4, rng))
         assert value(state, "c") == solve(state, "c").points, (rules.teams, state.deal)
