@@ -861,10 +861,10 @@ static int ge(Solver *S, Pos *P, int target) {
  * (MTD(f)). Those bounds are rarely more than a point past the target, so from the default
  * first guess (half the points) the tests bisect what is left at once; from a guess given by
  * the caller (the value of a sibling move, usually near), the bounds are followed for two tests
- * first. Within WALK points of the value the tests walk instead, from the end that the side to
- * move proves cheaply: a test goes its way as soon as one of its moves does, and against it
- * only once every one of its moves is refuted. So where team 1 is to move the next target is
- * the top of the range (for team 0 the bottom): that test either ends the solve, being the
+ * first. Once [lo, hi] is at most WALK points wide the tests walk instead, from the end that
+ * the side to move proves cheaply: a test goes that side's way as soon as one of its moves
+ * does, and against it only once every one of its moves is refuted. So where team 1 is to move
+ * the next target is hi (where team 0 is, lo + 1): that test either ends the solve, being the
  * one dear test it needs anyway, or goes the cheap way and moves the bound. Bisecting there
  * took two or three dear tests (docs/solver.md). */
 #define WALK 8
@@ -872,7 +872,7 @@ static int solve_value(Solver *S, Pos *P, int guess) {
     u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
     if (!all) return 0; /* the deal is over */
     int hi = mask_points(S, all) + P->trick_pts + S->bonus;
-    int lo = 0, follow = 2, maximizing = S->team[(P->leader + P->n) & 3] == 0;
+    int lo = 0, follow = 2, team0_to_move = S->team[(P->leader + P->n) & 3] == 0;
     if (guess < 0) {
         guess = (hi + 1) / 2;
         follow = 0;
@@ -884,7 +884,7 @@ static int solve_value(Solver *S, Pos *P, int guess) {
         if (S->aborted) return -1;
         if (g >= guess) { lo = g; guess = g + 1; } else { hi = g; guess = g; }
         if (pass >= follow)
-            guess = hi - lo > WALK ? lo + (hi - lo + 1) / 2 : maximizing ? lo + 1 : hi;
+            guess = hi - lo > WALK ? lo + (hi - lo + 1) / 2 : team0_to_move ? lo + 1 : hi;
     }
     return lo;
 }
