@@ -16,7 +16,7 @@ setup(
         Extension(
             "sueca.solver._dds",
             sources=["sueca/solver/_dds.c"],
-            extra_compile_args=["-O3", "-std=c99", *(["-mpopcnt"] if X86 else [])],
+            extra_compile_args=["-O3", "-std=c11", *(["-mpopcnt"] if X86 else [])],
             optional=True,
         )
     ]

@@ -5,7 +5,9 @@ from the remaining tricks under perfect play by both sides (the trick in progres
 and the value of every legal move. The search runs in a small C extension
 (``sueca/solver/_dds.c``, built by ``pip install -e .``); where it is not built, the same
 algorithm in pure Python (:mod:`sueca.solver.reference`) answers, more slowly. The
-environment variable ``SUECA_SOLVER=python`` forces the Python search.
+environment variable ``SUECA_SOLVER=python`` forces the Python search. ``threads=2`` (or more)
+runs each test of a large position on that many threads at once, sharing one table: a full
+deal takes about two thirds of the time on two cores (docs/solver.md); the values are the same.
 
 >>> import random
 >>> from sueca.deal import deal_cards
@@ -51,6 +53,7 @@ class SearchCore(Protocol):
     """What the C core and the Python reference both provide (see :mod:`.reference`)."""
 
     nodes: int
+    threads: int
 
     def value(self, hands: Sequence[CardMask], trump: int, leader: int,
               trick: Sequence[int], guess: int = -1, node_limit: int = 0) -> int | None: ...
@@ -87,16 +90,30 @@ def backend_note() -> str | None:
         else None
 
 
-def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> SearchCore:
+MAX_THREADS = 16
+"""The most threads one search core runs (the C core's limit)."""
+
+
+def default_threads() -> int:
+    """Two where the machine has two cores or more: the setting measured (docs/solver.md)."""
+    return min(2, os.cpu_count() or 1)
+
+
+def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18,
+             threads: int = 1) -> SearchCore:
     """A fresh search core for one table's rules, with its own transposition table of
     ``4 << table_bits`` entries (32 bytes each in C).
 
-    ``backend`` is ``"c"``, ``"python"`` or ``None`` for :func:`default_backend`.
+    ``backend`` is ``"c"``, ``"python"`` or ``None`` for :func:`default_backend`. ``threads``
+    (C only; the Python search runs on one) is how many threads run each test of a position
+    where the side to move holds 7 cards or more, when no node limit is given.
     """
     global _warned
     name = backend or default_backend()
     if name not in ("c", "python"):
         raise SolverError(f"unknown solver backend {name!r} (c or python)")
+    if not 1 <= threads <= MAX_THREADS:
+        raise SolverError(f"threads must be 1-{MAX_THREADS}, not {threads}")
     if name == "c" and _dds is None:
         raise SolverError(_FALLBACK_NOTE)
     if rules.players != 4 or rules.decks != 1 or sorted(set(rules.teams)) != [0, 1]:
@@ -107,7 +124,10 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18) -> 
     args = (rules.card_points, rules.teams, rules.must_trump, rules.last_trick_bonus)
     if name == "c":
         assert _dds is not None
-        core: SearchCore = _dds.Solver(*args, table_bits)
+        try:
+            core: SearchCore = _dds.Solver(*args, table_bits, threads)
+        except ValueError as error:  # a build without threads asked for several
+            raise SolverError(str(error)) from None
         return core
     return ReferenceSolver(*args, table_size=4 << table_bits)
 
@@ -118,12 +138,13 @@ as many entries solve full deals in about the same time: fewer entries, more nod
 entries, a probe that waits on memory more often (docs/solver.md)."""
 
 
-def core_for(rules: Rules, backend: str | None = None) -> SearchCore:
-    """The shared search core of one table's rules, built once and kept, so that its table
-    stays warm from one question to the next."""
+def core_for(rules: Rules, backend: str | None = None, threads: int = 1) -> SearchCore:
+    """The shared search core of one table's rules (and thread count), built once and kept,
+    so that its table stays warm from one question to the next."""
     name = backend or default_backend()
     core: SearchCore = rules.derived(
-        ("double-dummy", name), lambda: new_core(rules, name, SHARED_TABLE_BITS))
+        ("double-dummy", name, threads),
+        lambda: new_core(rules, name, SHARED_TABLE_BITS, threads))
     return core
 
 
@@ -200,11 +221,11 @@ def _split(team0: int, total: int) -> tuple[int, int]:
     return team0, total - team0
 
 
-def value(state: State, backend: str | None = None) -> tuple[int, int]:
+def value(state: State, backend: str | None = None, threads: int = 1) -> tuple[int, int]:
     """What each team takes from the remaining tricks under perfect play."""
     if state.is_finished():
         return 0, 0
-    core = core_for(state.rules, backend)
+    core = core_for(state.rules, backend, threads)
     try:
         team0 = core.value(*position_of(state))
     except (ValueError, PositionError) as error:
@@ -213,11 +234,11 @@ def value(state: State, backend: str | None = None) -> tuple[int, int]:
     return _split(team0, remaining_points(state))
 
 
-def solve(state: State, backend: str | None = None) -> Solution:
+def solve(state: State, backend: str | None = None, threads: int = 1) -> Solution:
     """The value of ``state`` and of each legal move (``state`` itself is not changed)."""
     if state.is_finished():
         raise SolverError("the deal is over: there is nothing left to solve")
-    core = core_for(state.rules, backend)
+    core = core_for(state.rules, backend, threads)
     total = remaining_points(state)
     try:
         values = core.move_values(*position_of(state))
@@ -233,6 +254,7 @@ def solve(state: State, backend: str | None = None) -> Solution:
 
 __all__ = [
     "C_AVAILABLE",
+    "MAX_THREADS",
     "Position",
     "PositionError",
     "ReferenceSolver",
@@ -242,6 +264,7 @@ __all__ = [
     "backend_note",
     "core_for",
     "default_backend",
+    "default_threads",
     "new_core",
     "position_from_record",
     "position_of",

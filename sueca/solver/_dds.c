@@ -10,7 +10,8 @@
  * whose entries also bound the positions of the same shape with other point cards (point_diff()),
  * dominated cards left unsearched (dominated()), a search of its own for the fourth card of a
  * trick, and the last two tricks played out without the table (docs/solver.md says why each is
- * exact).
+ * exact). On request several threads run each test of a large position at once, sharing the
+ * table (threaded_test()).
  *
  * Cards are ints 0-39 (suit * 10 + rank, ranks low to high 2 3 4 5 6 Q J K 7 A), hands are
  * 64-bit masks, seats 0-3 play in order, team[seat] is 0 or 1. Values are always the card
@@ -21,6 +22,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#else
+#define HAVE_THREADS 0
+#endif
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -36,19 +43,51 @@ typedef uint64_t u64;
  * one entry also bounds the positions of the same shape with other cards left (point_diff()).
  * The shape is known by a 64-bit check hash, independent of the hash that picks the bucket:
  * another shape's entry in the same bucket passes for this one only if its 64-bit check agrees
- * by chance (about once in 4 * 10^18 probes). 32 bytes, four to a bucket of two cache lines. */
+ * by chance (about once in 4 * 10^18 probes). 32 bytes, four to a bucket of two cache lines.
+ *
+ * Threads share the table without locks, so an entry may be read half written, or written by
+ * two threads at once. The check is therefore stored xor'ed with the other three words
+ * (`lock`, as in Hyatt's lockless hashing): an entry whose words come from different writes
+ * fails its check like another shape's entry, and is never used. */
 typedef struct {
-    u64 check;
-    u64 cards;       /* the cards left at or above their suit's low run (the zero-point ranks) */
-    int16_t lb, ub;
-    int8_t best;     /* the lead that last cut off, as a shape card, or -1 */
-    uint8_t depth;   /* cards left in all hands: deeper entries are costlier */
-    uint16_t gen;    /* the solve that wrote it: older entries are replaced first */
-    uint32_t epoch;  /* the clear() it was written after: an entry of another one is empty */
-    uint32_t unused; /* (the size a power of two: no entry straddles a bucket) */
+    u64 lock;            /* check ^ cards ^ words[0] ^ words[1] (entry_check()) */
+    u64 cards;           /* the cards left at or above their suit's low run (zero-point ranks) */
+    union {
+        struct {
+            int16_t lb, ub;
+            int8_t best;     /* the lead that last cut off, as a shape card, or -1 */
+            uint8_t depth;   /* cards left in all hands: deeper entries are costlier */
+            uint16_t gen;    /* the solve that wrote it: older entries are replaced first */
+            uint32_t epoch;  /* the clear() it was written after: an entry of another one is empty */
+            uint32_t unused; /* (the size a power of two: no entry straddles a bucket) */
+        };
+        u64 words[2];
+    };
 } Entry;
 
+/* An entry is read and written a word at a time, into and from a private copy. */
+static inline void entry_read(const Entry *e, Entry *out) {
+    out->lock = __atomic_load_n(&e->lock, __ATOMIC_RELAXED);
+    out->cards = __atomic_load_n(&e->cards, __ATOMIC_RELAXED);
+    out->words[0] = __atomic_load_n(&e->words[0], __ATOMIC_RELAXED);
+    out->words[1] = __atomic_load_n(&e->words[1], __ATOMIC_RELAXED);
+}
+
+static inline u64 entry_check(const Entry *e) {
+    return e->lock ^ e->cards ^ e->words[0] ^ e->words[1];
+}
+
+static inline void entry_write(Entry *e, Entry *in, u64 check) {
+    in->lock = check ^ in->cards ^ in->words[0] ^ in->words[1];
+    __atomic_store_n(&e->lock, in->lock, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->cards, in->cards, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->words[0], in->words[0], __ATOMIC_RELAXED);
+    __atomic_store_n(&e->words[1], in->words[1], __ATOMIC_RELAXED);
+}
+
 #define BUCKET 4
+
+typedef struct Worker Worker;
 
 typedef struct {
     PyObject_HEAD
@@ -69,6 +108,10 @@ typedef struct {
     unsigned long long node_limit; /* stop the call when nodes reaches it (0: no limit) */
     int aborted;                  /* the call ran out of nodes: its answer means nothing */
     int busy;                     /* a search is running (without the GIL) */
+    int threads;                  /* threads that run each test of a large position */
+    Worker *workers;              /* theirs (threads of them, allocated with the solver) */
+    int worker;                   /* in a worker's copy: which (0 runs in the caller's thread) */
+    int *stop;                    /* in a worker's copy: set once a worker has the answer */
     /* per call */
     int trump;
     u64 trump_mask;
@@ -209,31 +252,34 @@ static inline Entry *tt_bucket(const Solver *S, const u64 key[3], u64 *check) {
 
 static void tt_store(Solver *S, Entry *bucket, u64 check, u64 cards, int lb, int ub, int best,
                      int depth) {
-    Entry *victim = NULL;
+    Entry *victim = bucket, e;
     int victim_cost = 1 << 30;
     for (int i = 0; i < BUCKET; i++) {
-        Entry *e = bucket + i;
-        if (e->epoch == S->epoch && e->check == check && e->cards == cards) {
-            if (lb > e->lb) e->lb = (int16_t)lb;
-            if (ub < e->ub) e->ub = (int16_t)ub;
-            if (best >= 0) e->best = (int8_t)best;
-            e->gen = S->gen;
+        entry_read(bucket + i, &e);
+        int live = e.epoch == S->epoch && entry_check(&e) == check;
+        if (live && e.cards == cards) {
+            if (lb > e.lb) e.lb = (int16_t)lb;
+            if (ub < e.ub) e.ub = (int16_t)ub;
+            if (best >= 0) e.best = (int8_t)best;
+            e.gen = S->gen;
+            entry_write(bucket + i, &e, check);
             return;
         }
-        int cost = e->epoch == S->epoch ? e->depth + (e->gen == S->gen ? 64 : 0) : -1;
+        int cost = e.epoch == S->epoch ? e.depth + (e.gen == S->gen ? 64 : 0) : -1;
         if (cost < victim_cost) {
             victim_cost = cost;
-            victim = e;
+            victim = bucket + i;
         }
     }
-    victim->check = check;
-    victim->cards = cards;
-    victim->lb = (int16_t)lb;
-    victim->ub = (int16_t)ub;
-    victim->best = (int8_t)best;
-    victim->depth = (uint8_t)depth;
-    victim->gen = S->gen;
-    victim->epoch = S->epoch;
+    e.cards = cards;
+    e.lb = (int16_t)lb;
+    e.ub = (int16_t)ub;
+    e.best = (int8_t)best;
+    e.depth = (uint8_t)depth;
+    e.gen = S->gen;
+    e.epoch = S->epoch;
+    e.unused = 0;
+    entry_write(victim, &e, check);
 }
 
 /* The table is big (32 MB for the shared cores) and probed at random: on 4 KB pages nearly
@@ -266,6 +312,31 @@ static void tt_free(Entry *tt, size_t count) {
 /* ---- the search ------------------------------------------------------------------------- */
 
 static int trick_start(Solver *S, Pos *P, int target);
+
+/* The call's node limit is reached. In a worker (threaded_test()) the limit only marks the next
+ * look at whether another worker has answered already. */
+#define STOP_POLL 1024
+static void out_of_nodes(Solver *S) {
+    if (!S->stop || __atomic_load_n(S->stop, __ATOMIC_RELAXED))
+        S->aborted = 1;
+    else
+        S->node_limit += STOP_POLL;
+}
+
+/* Workers after the first try their moves in another order near the top of the tree: where
+ * the mover holds at least SPREAD_FROM cards, worker w swaps its second and (w + 2)th moves.
+ * The first move, the likeliest to cut off, stays first for all; after it, where every move
+ * must be searched, the workers start on different ones and find each other's results in the
+ * shared table when they come to them. (Swapping below 4-8 cards measured alike; the tail
+ * reversed, or each move deferred while another worker searches it, were slower: solver.md.) */
+#define SPREAD_FROM 6
+static inline void spread(const Solver *S, int *moves, int count, int cards) {
+    if (!S->worker || count < 3 || cards < SPREAD_FROM) return;
+    int j = S->worker + 1 < count ? S->worker + 1 : count - 1;
+    int t = moves[1];
+    moves[1] = moves[j];
+    moves[j] = t;
+}
 
 /* The legal cards of `seat` when `led` is the suit led. */
 static inline u64 legal_for(const Solver *S, u64 h, int led) {
@@ -524,7 +595,7 @@ static int fourth_runs(const Solver *S, u64 cards, u64 others, int most, int *ou
 /* search() for the fourth card of a trick: the trick's winner is known for each card, so the
  * moves, their order and the trick's points come straight from it. */
 static int fourth_hand(Solver *S, Pos *P, int target) {
-    if (++S->nodes >= S->node_limit && S->node_limit) S->aborted = 1;
+    if (++S->nodes >= S->node_limit && S->node_limit) out_of_nodes(S);
     if (S->aborted) return 0;
     int seat = (P->leader + 3) & 3, my_team = S->team[seat];
     int maximizing = my_team == 0;
@@ -564,6 +635,7 @@ static int fourth_hand(Solver *S, Pos *P, int target) {
         scores[j] = score;
         moves[j] = c;
     }
+    spread(S, moves, count, popcount(hand));
     int bound = maximizing ? -1 : 1 << 30;
     int leader = P->leader, cards[4];
     memcpy(cards, P->cards, sizeof cards); /* the next trick writes over them */
@@ -599,12 +671,13 @@ static int fourth_hand(Solver *S, Pos *P, int target) {
  * g < target (no); bounds beyond the target make the table and the next test sharper. */
 static int search(Solver *S, Pos *P, int target, int hint, int *best) {
     if (P->n == 3) return fourth_hand(S, P, target);
-    if (++S->nodes >= S->node_limit && S->node_limit) S->aborted = 1;
+    if (++S->nodes >= S->node_limit && S->node_limit) out_of_nodes(S);
     if (S->aborted) return 0;
     int seat = (P->leader + P->n) & 3;
     int maximizing = S->team[seat] == 0;
     int moves[10];
     int count = ordered_moves(S, P, seat, hint, moves);
+    spread(S, moves, count, popcount(P->hand[seat]));
     int bound = maximizing ? -1 : 1 << 30;
     for (int i = 0; i < count; i++) {
         int c = moves[i];
@@ -825,8 +898,9 @@ static int trick_start(Solver *S, Pos *P, int target) {
     int hint = -1;
     u64 cards = all & S->high_cards;
     for (int i = 0; i < BUCKET; i++) {
-        Entry *e = bucket + i;
-        if (e->epoch != S->epoch || e->check != check) continue;
+        Entry copy, *e = &copy;
+        entry_read(bucket + i, e);
+        if (e->epoch != S->epoch || entry_check(e) != check) continue;
         int elb = e->lb, eub = e->ub;
         if (e->cards != cards) {
             int below, above_;
@@ -857,6 +931,68 @@ static int ge(Solver *S, Pos *P, int target) {
     return search(S, P, target, -1, NULL);
 }
 
+/* ---- threads ----------------------------------------------------------------------------- */
+
+#define THREADS_MAX 16
+#define THREADS_FROM 7 /* the side to move's cards from which a test runs on threads */
+
+/* A worker searches on a copy of the solver (its counters are its own, the table is shared)
+ * and of the position. Aligned apart: a line one thread writes and another reads would cost
+ * every node a cache miss (measured: a node 40% dearer before they were). */
+struct Worker {
+    _Alignas(64) Solver S;
+    _Alignas(64) Pos P;
+    int target, result, started;
+    _Alignas(64) int stop; /* (worker 0's is the one they all look at) */
+};
+
+#if HAVE_THREADS
+static void *worker_main(void *arg) {
+    Worker *w = arg;
+    w->result = ge(&w->S, &w->P, w->target);
+    if (!w->S.aborted) __atomic_store_n(w->S.stop, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+#endif
+
+/* One test run by S->threads workers at once, sharing the table; the first to finish answers
+ * and stops the others. Whichever that is, the test's answer is the same (its bound may
+ * differ, so the node counts and the next targets vary from run to run; the value does not). */
+static int threaded_test(Solver *S, Pos *P, int target) {
+#if HAVE_THREADS
+    Worker *workers = S->workers;
+    int *stop = &workers[0].stop;
+    pthread_t ids[THREADS_MAX];
+    *stop = 0;
+    for (int i = 0; i < S->threads; i++) {
+        Worker *w = workers + i;
+        memcpy(&w->S, S, sizeof *S);
+        w->S.worker = i;
+        w->S.stop = stop;
+        w->S.nodes = 0;
+        w->S.node_limit = STOP_POLL;
+        w->S.aborted = 0;
+        w->P = *P;
+        w->target = target;
+        w->started = i == 0;
+    }
+    for (int i = 1; i < S->threads; i++)
+        workers[i].started = pthread_create(&ids[i], NULL, worker_main, workers + i) == 0;
+    worker_main(workers);
+    int g = -1;
+    for (int i = 0; i < S->threads; i++) {
+        Worker *w = workers + i;
+        if (!w->started) continue;
+        if (i) pthread_join(ids[i], NULL);
+        S->nodes += w->S.nodes;
+        if (!w->S.aborted && g < 0) g = w->result;
+    }
+    return g;
+#else
+    return ge(S, P, target);
+#endif
+}
+
 /* The exact value by null-window tests, each test's fail-soft bound setting the next target
  * (MTD(f)). Those bounds are rarely more than a point past the target, so from the default
  * first guess (half the points) the tests bisect what is left at once; from a guess given by
@@ -872,7 +1008,9 @@ static int solve_value(Solver *S, Pos *P, int guess) {
     u64 all = P->hand[0] | P->hand[1] | P->hand[2] | P->hand[3];
     if (!all) return 0; /* the deal is over */
     int hi = mask_points(S, all) + P->trick_pts + S->bonus;
-    int lo = 0, follow = 2, team0_to_move = S->team[(P->leader + P->n) & 3] == 0;
+    int seat = (P->leader + P->n) & 3;
+    int lo = 0, follow = 2, team0_to_move = S->team[seat] == 0;
+    int threaded = S->threads > 1 && !S->node_limit && popcount(P->hand[seat]) >= THREADS_FROM;
     if (guess < 0) {
         guess = (hi + 1) / 2;
         follow = 0;
@@ -880,7 +1018,7 @@ static int solve_value(Solver *S, Pos *P, int guess) {
     for (int pass = 0; lo < hi; pass++) {
         if (guess <= lo) guess = lo + 1;
         if (guess > hi) guess = hi;
-        int g = ge(S, P, guess);
+        int g = threaded ? threaded_test(S, P, guess) : ge(S, P, guess);
         if (S->aborted) return -1;
         if (g >= guess) { lo = g; guess = g + 1; } else { hi = g; guess = g; }
         if (pass >= follow)
@@ -1087,16 +1225,32 @@ static PyObject *Solver_get_nodes(Solver *S, void *Py_UNUSED(closure)) {
     return PyLong_FromUnsignedLongLong(S->nodes);
 }
 
+static PyObject *Solver_get_threads(Solver *S, void *Py_UNUSED(closure)) {
+    return PyLong_FromLong(S->threads);
+}
+
 static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"points", "teams", "must_trump", "last_trick_bonus", "table_bits",
-                             NULL};
+                             "threads", NULL};
     PyObject *points, *teams;
-    int must_trump, bonus, bits = 18;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOpi|i", kwlist, &points, &teams, &must_trump,
-                                     &bonus, &bits))
+    int must_trump, bonus, bits = 18, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOpi|ii", kwlist, &points, &teams, &must_trump,
+                                     &bonus, &bits, &threads))
         return -1;
     if (bits < 4 || bits > 26) {
         PyErr_SetString(PyExc_ValueError, "table_bits must be 4-26");
+        return -1;
+    }
+    if (threads < 1 || threads > THREADS_MAX) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1-%d", THREADS_MAX);
+        return -1;
+    }
+    if (threads > 1 && !HAVE_THREADS) {
+        PyErr_SetString(PyExc_ValueError, "this build of the solver runs on one thread only");
+        return -1;
+    }
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching in another thread");
         return -1;
     }
     PyObject *ps = PySequence_Fast(points, "points must be a sequence of 40 ints");
@@ -1170,6 +1324,19 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         return -1;
     }
     S->tt_mask = buckets - 1;
+    free(S->workers);
+    S->workers = NULL;
+    if (threads > 1) {
+        /* aligned_alloc wants a multiple of the alignment: sizeof(Worker) is one */
+        S->workers = aligned_alloc(_Alignof(Worker), threads * sizeof(Worker));
+        if (!S->workers) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    S->threads = threads;
+    S->worker = 0;
+    S->stop = NULL;
     S->gen = 0;
     S->epoch = 1;
     S->nodes = 0;
@@ -1178,6 +1345,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 
 static void Solver_dealloc(Solver *S) {
     tt_free(S->tt, (S->tt_mask + 1) * BUCKET);
+    free(S->workers);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -1196,6 +1364,9 @@ static PyMethodDef Solver_methods[] = {
 
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, NULL, "search nodes visited so far", NULL},
+    {"threads", (getter)Solver_get_threads, NULL,
+     "threads that run each test of a large position (value() and move_values() without a "
+     "node limit)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1204,7 +1375,8 @@ static PyTypeObject SolverType = {
     .tp_name = "sueca.solver._dds.Solver",
     .tp_basicsize = sizeof(Solver),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Double-dummy search core for one rules object (points, teams, options).",
+    .tp_doc = "Double-dummy search core for one rules object (points, teams, options).\n\n"
+              "Solver(points, teams, must_trump, last_trick_bonus, table_bits=18, threads=1)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Solver_init,
     .tp_dealloc = (destructor)Solver_dealloc,

@@ -93,6 +93,7 @@ class ReferenceSolver:
             self.low_run.append(run)
         self.table: dict[tuple[int, ...], list[int]] = {}
         self.nodes = 0
+        self.threads = 1  # the C core's option; this search runs on one thread
         self._node_limit = 0
         self._trump = 0
         self._trump_mask = 0
