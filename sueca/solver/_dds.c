@@ -327,8 +327,9 @@ static void out_of_nodes(Solver *S) {
  * the mover holds at least SPREAD_FROM cards, worker w swaps its second and (w + 2)th moves.
  * The first move, the likeliest to cut off, stays first for all; after it, where every move
  * must be searched, the workers start on different ones and find each other's results in the
- * shared table when they come to them. (Swapping below 4-8 cards measured alike; the tail
- * reversed, or each move deferred while another worker searches it, were slower: solver.md.) */
+ * shared table when they come to them. (Swapping from 4, 5, 7 or 8 cards up measured alike;
+ * the tail reversed, or each move put off while another worker searches it, were slower:
+ * docs/solver.md.) */
 #define SPREAD_FROM 6
 static inline void spread(const Solver *S, int *moves, int count, int cards) {
     if (!S->worker || count < 3 || cards < SPREAD_FROM) return;
@@ -938,7 +939,7 @@ static int ge(Solver *S, Pos *P, int target) {
 
 /* A worker searches on a copy of the solver (its counters are its own, the table is shared)
  * and of the position. Aligned apart: a line one thread writes and another reads would cost
- * every node a cache miss (measured: a node 40% dearer before they were). */
+ * every node a cache miss (measured: a node 25-45% dearer before they were). */
 struct Worker {
     _Alignas(64) Solver S;
     _Alignas(64) Pos P;
