@@ -4,6 +4,7 @@
 install still succeeds and :mod:`sueca.solver` falls back to its pure-Python search.
 """
 
+import os
 import platform
 
 from setuptools import Extension, setup
@@ -17,6 +18,8 @@ setup(
             "sueca.solver._dds",
             sources=["sueca/solver/_dds.c"],
             extra_compile_args=["-O3", "-std=c11", *(["-mpopcnt"] if X86 else [])],
+            # the solver's threads (POSIX threads; elsewhere the core runs on one)
+            extra_link_args=["-pthread"] if os.name == "posix" else [],
             optional=True,
         )
     ]

@@ -546,8 +546,8 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print {side_to_move, points, "
                                                          "moves} as JSON.")] = False,
     threads: Annotated[int | None, typer.Option(
-        min=1, help="Threads for the search, at most 16 (default: 2 where the machine has "
-                    "two cores or more). The values do not depend on it.")] = None,
+        help="Threads for the search, 1-16 (default: 2 where the machine has two cores or "
+             "more). The values do not depend on it.")] = None,
 ) -> None:
     """Solve a position double-dummy: every hand known, perfect play by both sides.
 
@@ -555,16 +555,19 @@ def solve(
     included) and the same for every legal card of the seat to move.
     """
     from sueca.solver import (
-        MAX_THREADS,
         SolverError,
         backend_note,
+        check_threads,
         default_threads,
         position_from_record,
     )
     from sueca.solver import solve as solve_position
 
-    if threads is not None and threads > MAX_THREADS:
-        raise fail(f"--threads must be at most {MAX_THREADS}")
+    threads = default_threads() if threads is None else threads
+    try:
+        check_threads(threads)
+    except SolverError as error:
+        raise fail(f"--{error}") from None
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -572,7 +575,7 @@ def solve(
         raise fail(f"cannot read {path}: {error}") from None
     try:
         state = position_from_record(text)
-        solution = solve_position(state, threads=default_threads() if threads is None else threads)
+        solution = solve_position(state, threads=threads)
     except SolverError as error:
         raise fail(f"{path}: {error}") from None
     note = backend_note()

@@ -6,8 +6,9 @@ and the value of every legal move. The search runs in a small C extension
 (``sueca/solver/_dds.c``, built by ``pip install -e .``); where it is not built, the same
 algorithm in pure Python (:mod:`sueca.solver.reference`) answers, more slowly. The
 environment variable ``SUECA_SOLVER=python`` forces the Python search. ``threads=2`` (or more)
-runs each test of a large position on that many threads at once, sharing one table: a full
-deal takes about two thirds of the time on two cores (docs/solver.md); the values are the same.
+runs each dear test of the search on that many threads at once, sharing one table: on two
+cores the hardest full deals take about two thirds of the time, all deals together about four
+fifths (docs/solver.md); the values are the same.
 
 >>> import random
 >>> from sueca.deal import deal_cards
@@ -91,12 +92,27 @@ def backend_note() -> str | None:
 
 
 MAX_THREADS = 16
-"""The most threads one search core runs (the C core's limit)."""
+"""The most threads a search core is asked for (the C core's limit where it has threads)."""
 
 
 def default_threads() -> int:
-    """Two where the machine has two cores or more: the setting measured (docs/solver.md)."""
-    return min(2, os.cpu_count() or 1)
+    """Two where this process may run on two cores or more and the C core has threads (the
+    setting measured, docs/solver.md); else one."""
+    if _dds is None or _dds.MAX_THREADS < 2:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))  # what a container or taskset allows
+    except AttributeError:  # not on every system
+        cores = os.cpu_count() or 1
+    return min(2, cores)
+
+
+def check_threads(threads: object) -> None:
+    """Refuse a thread count the solver does not take, saying why."""
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise SolverError(f"threads must be a whole number, not {threads!r}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise SolverError(f"threads must be 1-{MAX_THREADS}, not {threads}")
 
 
 def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18,
@@ -105,15 +121,14 @@ def new_core(rules: Rules, backend: str | None = None, table_bits: int = 18,
     ``4 << table_bits`` entries (32 bytes each in C).
 
     ``backend`` is ``"c"``, ``"python"`` or ``None`` for :func:`default_backend`. ``threads``
-    (C only; the Python search runs on one) is how many threads run each test of a position
-    where the side to move holds 7 cards or more, when no node limit is given.
+    (C only; the Python search runs on one) is how many threads run each test that outgrows
+    10,000 nodes alone, when no node limit is given.
     """
     global _warned
     name = backend or default_backend()
     if name not in ("c", "python"):
         raise SolverError(f"unknown solver backend {name!r} (c or python)")
-    if not 1 <= threads <= MAX_THREADS:
-        raise SolverError(f"threads must be 1-{MAX_THREADS}, not {threads}")
+    check_threads(threads)
     if name == "c" and _dds is None:
         raise SolverError(_FALLBACK_NOTE)
     if rules.players != 4 or rules.decks != 1 or sorted(set(rules.teams)) != [0, 1]:
@@ -140,8 +155,12 @@ entries, a probe that waits on memory more often (docs/solver.md)."""
 
 def core_for(rules: Rules, backend: str | None = None, threads: int = 1) -> SearchCore:
     """The shared search core of one table's rules (and thread count), built once and kept,
-    so that its table stays warm from one question to the next."""
+    so that its table stays warm from one question to the next. Each thread count has a core
+    and a table of its own (32 MB at most in C)."""
     name = backend or default_backend()
+    check_threads(threads)
+    if name == "python":
+        threads = 1  # one thread whatever was asked: one shared core
     core: SearchCore = rules.derived(
         ("double-dummy", name, threads),
         lambda: new_core(rules, name, SHARED_TABLE_BITS, threads))
@@ -222,7 +241,8 @@ def _split(team0: int, total: int) -> tuple[int, int]:
 
 
 def value(state: State, backend: str | None = None, threads: int = 1) -> tuple[int, int]:
-    """What each team takes from the remaining tricks under perfect play."""
+    """What each team takes from the remaining tricks under perfect play (``threads``: see
+    :func:`new_core`; the value does not depend on it)."""
     if state.is_finished():
         return 0, 0
     core = core_for(state.rules, backend, threads)
@@ -235,7 +255,8 @@ def value(state: State, backend: str | None = None, threads: int = 1) -> tuple[i
 
 
 def solve(state: State, backend: str | None = None, threads: int = 1) -> Solution:
-    """The value of ``state`` and of each legal move (``state`` itself is not changed)."""
+    """The value of ``state`` and of each legal move (``state`` itself is not changed;
+    ``threads``: see :func:`new_core`, the values do not depend on it)."""
     if state.is_finished():
         raise SolverError("the deal is over: there is nothing left to solve")
     core = core_for(state.rules, backend, threads)
@@ -262,6 +283,7 @@ __all__ = [
     "Solution",
     "SolverError",
     "backend_note",
+    "check_threads",
     "core_for",
     "default_backend",
     "default_threads",

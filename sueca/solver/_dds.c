@@ -10,8 +10,8 @@
  * whose entries also bound the positions of the same shape with other point cards (point_diff()),
  * dominated cards left unsearched (dominated()), a search of its own for the fourth card of a
  * trick, and the last two tricks played out without the table (docs/solver.md says why each is
- * exact). On request several threads run each test of a large position at once, sharing the
- * table (threaded_test()).
+ * exact). On request several threads run each dear test at once, sharing the table
+ * (threaded_test()).
  *
  * Cards are ints 0-39 (suit * 10 + rank, ranks low to high 2 3 4 5 6 Q J K 7 A), hands are
  * 64-bit masks, seats 0-3 play in order, team[seat] is 0 or 1. Values are always the card
@@ -21,6 +21,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
@@ -48,7 +49,8 @@ typedef uint64_t u64;
  * Threads share the table without locks, so an entry may be read half written, or written by
  * two threads at once. The check is therefore stored xor'ed with the other three words
  * (`lock`, as in Hyatt's lockless hashing): an entry whose words come from different writes
- * fails its check like another shape's entry, and is never used. */
+ * fails its check like another shape's entry (but for coincidences of the same order as a
+ * false match of the check), and is not used. */
 typedef struct {
     u64 lock;            /* check ^ cards ^ words[0] ^ words[1] (entry_check()) */
     u64 cards;           /* the cards left at or above their suit's low run (zero-point ranks) */
@@ -108,10 +110,12 @@ typedef struct {
     unsigned long long node_limit; /* stop the call when nodes reaches it (0: no limit) */
     int aborted;                  /* the call ran out of nodes: its answer means nothing */
     int busy;                     /* a search is running (without the GIL) */
-    int threads;                  /* threads that run each test of a large position */
+    int threads;                  /* threads that run each dear test (threaded_test()) */
     Worker *workers;              /* theirs (threads of them, allocated with the solver) */
     int worker;                   /* in a worker's copy: which (0 runs in the caller's thread) */
     int *stop;                    /* in a worker's copy: set once a worker has the answer */
+    unsigned long long solo_nodes;     /* a test's nodes alone before its threads start */
+    unsigned long long threaded_tests; /* tests that ran on the threads */
     /* per call */
     int trump;
     u64 trump_mask;
@@ -935,7 +939,6 @@ static int ge(Solver *S, Pos *P, int target) {
 /* ---- threads ----------------------------------------------------------------------------- */
 
 #define THREADS_MAX 16
-#define THREADS_FROM 7 /* the side to move's cards from which a test runs on threads */
 
 /* A worker searches on a copy of the solver (its counters are its own, the table is shared)
  * and of the position. Aligned apart: a line one thread writes and another reads would cost
@@ -956,18 +959,32 @@ static void *worker_main(void *arg) {
 }
 #endif
 
-/* One test run by S->threads workers at once, sharing the table; the first to finish answers
- * and stops the others. Whichever that is, the test's answer is the same (its bound may
+/* One test run by S->threads workers at once, sharing the table (once it has outgrown
+ * S->solo_nodes alone); the first to finish answers and stops the others. Whichever that is, the test's answer is the same (its bound may
  * differ, so the node counts and the next targets vary from run to run; the value does not). */
+/* Most tests are cheap, and for them starting the threads would cost more than they save
+ * (measured: 7-card positions 2-4.5 times slower). So a test first runs alone, with a budget
+ * (S->solo_nodes, 10,000 unless the caller said otherwise); the threads start only if it
+ * outgrows it, and find in the table what it stored so far. */
 static int threaded_test(Solver *S, Pos *P, int target) {
 #if HAVE_THREADS
+    if (S->solo_nodes) {
+        S->node_limit = S->nodes + S->solo_nodes;
+        int solo = ge(S, P, target);
+        S->node_limit = 0;
+        if (!S->aborted) return solo;
+        S->aborted = 0;
+    }
+    S->threaded_tests++;
     Worker *workers = S->workers;
     int *stop = &workers[0].stop;
     pthread_t ids[THREADS_MAX];
     *stop = 0;
     for (int i = 0; i < S->threads; i++) {
         Worker *w = workers + i;
-        memcpy(&w->S, S, sizeof *S);
+        /* (not the object's header: its reference count is Python's, touched under the GIL) */
+        memcpy((char *)&w->S + offsetof(Solver, points), (char *)S + offsetof(Solver, points),
+               sizeof *S - offsetof(Solver, points));
         w->S.worker = i;
         w->S.stop = stop;
         w->S.nodes = 0;
@@ -1011,7 +1028,7 @@ static int solve_value(Solver *S, Pos *P, int guess) {
     int hi = mask_points(S, all) + P->trick_pts + S->bonus;
     int seat = (P->leader + P->n) & 3;
     int lo = 0, follow = 2, team0_to_move = S->team[seat] == 0;
-    int threaded = S->threads > 1 && !S->node_limit && popcount(P->hand[seat]) >= THREADS_FROM;
+    int threaded = S->threads > 1 && !S->node_limit;
     if (guess < 0) {
         guess = (hi + 1) / 2;
         follow = 0;
@@ -1230,14 +1247,23 @@ static PyObject *Solver_get_threads(Solver *S, void *Py_UNUSED(closure)) {
     return PyLong_FromLong(S->threads);
 }
 
+static PyObject *Solver_get_threaded_tests(Solver *S, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(S->threaded_tests);
+}
+
 static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"points", "teams", "must_trump", "last_trick_bonus", "table_bits",
-                             "threads", NULL};
+                             "threads", "solo_nodes", NULL};
     PyObject *points, *teams;
     int must_trump, bonus, bits = 18, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOpi|ii", kwlist, &points, &teams, &must_trump,
-                                     &bonus, &bits, &threads))
+    long long solo_nodes = 10000;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOpi|iiL", kwlist, &points, &teams,
+                                     &must_trump, &bonus, &bits, &threads, &solo_nodes))
         return -1;
+    if (solo_nodes < 0) {
+        PyErr_SetString(PyExc_ValueError, "solo_nodes must be >= 0");
+        return -1;
+    }
     if (bits < 4 || bits > 26) {
         PyErr_SetString(PyExc_ValueError, "table_bits must be 4-26");
         return -1;
@@ -1317,25 +1343,28 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
                 S->diff_below[s][a][b] = (int16_t)below;
                 S->diff_above[s][a][b] = (int16_t)above_;
             }
+    /* The new table and workers first: where memory runs out, the solver keeps its old ones. */
     size_t buckets = (size_t)1 << bits;
-    tt_free(S->tt, S->tt ? (S->tt_mask + 1) * BUCKET : 0);
-    S->tt = tt_alloc(buckets * BUCKET);
-    if (!S->tt) {
+    Entry *tt = tt_alloc(buckets * BUCKET);
+    Worker *workers = NULL;
+#if HAVE_THREADS
+    if (tt && threads > 1 && posix_memalign((void **)&workers, _Alignof(Worker),
+                                            threads * sizeof(Worker)) != 0) {
+        tt_free(tt, buckets * BUCKET);
+        tt = NULL;
+    }
+#endif
+    if (!tt) {
         PyErr_NoMemory();
         return -1;
     }
+    tt_free(S->tt, S->tt ? (S->tt_mask + 1) * BUCKET : 0);
+    S->tt = tt;
     S->tt_mask = buckets - 1;
     free(S->workers);
-    S->workers = NULL;
-    if (threads > 1) {
-        /* aligned_alloc wants a multiple of the alignment: sizeof(Worker) is one */
-        S->workers = aligned_alloc(_Alignof(Worker), threads * sizeof(Worker));
-        if (!S->workers) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
+    S->workers = workers;
     S->threads = threads;
+    S->solo_nodes = (unsigned long long)solo_nodes;
     S->worker = 0;
     S->stop = NULL;
     S->gen = 0;
@@ -1366,8 +1395,9 @@ static PyMethodDef Solver_methods[] = {
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, NULL, "search nodes visited so far", NULL},
     {"threads", (getter)Solver_get_threads, NULL,
-     "threads that run each test of a large position (value() and move_values() without a "
-     "node limit)", NULL},
+     "threads that run each dear test (value() and move_values() without a node limit)", NULL},
+    {"threaded_tests", (getter)Solver_get_threaded_tests, NULL,
+     "tests so far that outgrew solo_nodes alone and ran on the threads", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1377,7 +1407,8 @@ static PyTypeObject SolverType = {
     .tp_basicsize = sizeof(Solver),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Double-dummy search core for one rules object (points, teams, options).\n\n"
-              "Solver(points, teams, must_trump, last_trick_bonus, table_bits=18, threads=1)",
+              "Solver(points, teams, must_trump, last_trick_bonus, table_bits=18, threads=1, "
+              "solo_nodes=10000)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Solver_init,
     .tp_dealloc = (destructor)Solver_dealloc,
@@ -1407,6 +1438,10 @@ PyMODINIT_FUNC PyInit__dds(void) {
     Py_INCREF(&SolverType);
     if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
         Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_THREADS", HAVE_THREADS ? THREADS_MAX : 1) < 0) {
         Py_DECREF(m);
         return NULL;
     }

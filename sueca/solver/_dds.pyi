@@ -2,8 +2,12 @@
 
 from collections.abc import Sequence
 
+MAX_THREADS: int
+
 class Solver:
     nodes: int
+    threads: int
+    threaded_tests: int
 
     def __init__(
         self,
@@ -12,6 +16,8 @@ class Solver:
         must_trump: bool,
         last_trick_bonus: int,
         table_bits: int = ...,
+        threads: int = ...,
+        solo_nodes: int = ...,
     ) -> None: ...
     def value(
         self,
