@@ -7,8 +7,8 @@ and the value of every legal move. The search runs in a small C extension
 algorithm in pure Python (:mod:`sueca.solver.reference`) answers, more slowly. The
 environment variable ``SUECA_SOLVER=python`` forces the Python search. ``threads=2`` (or more)
 runs each dear test of the search on that many threads at once, sharing one table: on two
-cores the hardest full deals take about two thirds of the time, all deals together about four
-fifths (docs/solver.md); the values are the same.
+cores the hardest full deals take about two thirds of the time, all deals together about three
+quarters (docs/solver.md); the values are the same.
 
 >>> import random
 >>> from sueca.deal import deal_cards

@@ -60,7 +60,7 @@ typedef struct {
             int8_t best;     /* the lead that last cut off, as a shape card, or -1 */
             uint8_t depth;   /* cards left in all hands: deeper entries are costlier */
             uint16_t gen;    /* the solve that wrote it: older entries are replaced first */
-            uint32_t epoch;  /* the clear() it was written after: an entry of another one is empty */
+            uint32_t epoch;  /* the clear() it was written after: another one's is empty */
             uint32_t unused; /* (the size a power of two: no entry straddles a bucket) */
         };
         u64 words[2];
@@ -256,7 +256,8 @@ static inline Entry *tt_bucket(const Solver *S, const u64 key[3], u64 *check) {
 
 static void tt_store(Solver *S, Entry *bucket, u64 check, u64 cards, int lb, int ub, int best,
                      int depth) {
-    Entry *victim = bucket, e;
+    Entry *victim = bucket;
+    Entry e; /* a private copy of each entry in turn, then of the one written */
     int victim_cost = 1 << 30;
     for (int i = 0; i < BUCKET; i++) {
         entry_read(bucket + i, &e);
@@ -959,10 +960,10 @@ static void *worker_main(void *arg) {
 }
 #endif
 
-/* One test run by S->threads workers at once, sharing the table (once it has outgrown
- * S->solo_nodes alone); the first to finish answers and stops the others. Whichever that is, the test's answer is the same (its bound may
- * differ, so the node counts and the next targets vary from run to run; the value does not). */
-/* Most tests are cheap, and for them starting the threads would cost more than they save
+/* One test on S->threads workers at once, sharing the table; the first to finish answers and
+ * stops the others. Whichever that is, the test's answer is the same (its bound may differ,
+ * so the node counts and the next targets vary from run to run; the value does not).
+ * Most tests are cheap, and for them starting the threads would cost more than they save
  * (measured: 7-card positions 2-4.5 times slower). So a test first runs alone, with a budget
  * (S->solo_nodes, 10,000 unless the caller said otherwise); the threads start only if it
  * outgrows it, and find in the table what it stored so far. */
