@@ -20,14 +20,17 @@ from solver_support import (
 
 from sueca.deal import deal_cards
 from sueca.rules import STANDARD, Rules
-from sueca.solver import C_AVAILABLE, core_for, new_core, position_of, solve, value
+from sueca.solver import (  # _dds: None where the C core is not built
+    C_AVAILABLE,
+    _dds,
+    core_for,
+    new_core,
+    position_of,
+    solve,
+    value,
+)
 from sueca.solver.reference import ReferenceSolver
 from sueca.state import State
-
-try:
-    from sueca.solver import _dds
-except ImportError:  # pragma: no cover - the C core is not built
-    _dds = None
 
 BACKENDS = ["c", "python"] if C_AVAILABLE else ["python"]
 

@@ -17,10 +17,11 @@ from sueca.cli import app
 from sueca.deal import deal_cards
 from sueca.record import GameRecord, dumps
 from sueca.rules import STANDARD, Rules
-from sueca.solver import (
+from sueca.solver import (  # _dds: None where the C core is not built
     C_AVAILABLE,
     MAX_THREADS,
     SolverError,
+    _dds,
     core_for,
     default_threads,
     new_core,
@@ -28,11 +29,6 @@ from sueca.solver import (
     solve,
 )
 from sueca.state import State
-
-try:
-    from sueca.solver import _dds
-except ImportError:  # pragma: no cover - the C core is not built
-    _dds = None
 
 needs_c = pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
 RULES = [*SOLVER_RULES.values(), STANDARD.replace(teams=(0, 0, 1, 1)),
