@@ -2,7 +2,8 @@
 output, for a dozen seeds over every table. Recorded before the referee was introduced (issue
 15); the code since must reproduce them byte for byte.
 
-``python tests/golden/golden_support.py`` writes them again (only when a change of behaviour is meant);
+``python tests/golden/golden_support.py`` writes them again (only when a change of behaviour
+is meant);
 ``tests/golden/test_golden.py`` compares.
 """
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import difflib
 
-import pytest
-
 import golden_support as golden
+import pytest
 
 
 def _compare(kind: str, name: str) -> None:
