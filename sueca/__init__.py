@@ -20,7 +20,8 @@ from sueca.infostate import InformationState
 from sueca.match import Match, MatchOverError
 from sueca.rules import PRESETS, STANDARD, Rules, RulesError, preset
 from sueca.scoring import HandResult, score_hand
-from sueca.state import IllegalMoveError, State, Trick
+from sueca.state import IllegalMoveError, State
+from sueca.trick import Trick
 
 __version__ = "0.1.0"
 

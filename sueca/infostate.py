@@ -40,14 +40,24 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import TYPE_CHECKING
 
-from sueca.auction import Contract
+from sueca.actions import (
+    AskBid,
+    AskCall,
+    AskCard,
+    AskRedeal,
+    Denunciation,
+    Phase,
+    Request,
+)
+from sueca.auction import Contract, lowest_bid
 from sueca.cards import SUITS, Card, CardMask, card_suit, cards_mask, mask_cards
-from sueca.deal import Deal
-from sueca.redeal import may_ask
-from sueca.rules import Rules
+from sueca.redeal import hand_points, may_ask, redeal_limit
+from sueca.rules import MAX_BID, Rules
+from sueca.trick import Trick, legal_mask_for, seats_of_plays
 
-if TYPE_CHECKING:
-    from sueca.state import State, Trick
+if TYPE_CHECKING:  # annotations only: the state imports this module, not the other way
+    from sueca.state import State
+
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ class InformationState:
     # Where the rules allow reviewing, or once the deal is over (else empty, see the module):
     past_tricks: tuple[Trick, ...]  # the completed tricks
     points_taken: tuple[int, ...]  # card points per side, of the seats whose side it knows
-    phase: str = "play"  # bidding, calling, play or over (see State.phase)
+    phase: str = Phase.PLAY  # bidding, calling, redeal, redealt, play or over (State.phase)
     first_leader: int = -1  # who led the first trick (-1: the seat after the dealer)
     bids: tuple[int, ...] = ()  # the auction so far, in bidding order (bidding tables)
     contract: Contract | None = None  # declarer, bid and called card, once called
@@ -83,6 +93,9 @@ class InformationState:
     # hears every answer, and keeping is always allowed, so a keep tells nothing of a hand.
     redeal_answers: tuple[bool, ...] = ()
     redeal_by: int | None = None
+    # renuncia: every denunciation so far and its outcome (public: the whole table hears the
+    # cry). Revokes themselves are the referee's alone: nobody is told of one.
+    denunciations: tuple[Denunciation, ...] = ()
     _sampler: list[_WorldSampler] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
@@ -94,8 +107,12 @@ class InformationState:
         n = rules.players
         known = [0] * n
         known[seat] = state.hands[seat]
-        if rules.open_hands:
+        if rules.open_hands is True:
             known = list(state.hands)
+        elif rules.open_hands == "dealer_dummy":
+            # The seeds' à Descoberta: the dealer and his partner play with open hands.
+            for open_seat in (deal.dealer, rules.partner_of(deal.dealer)):
+                known[open_seat] = state.hands[open_seat]
         dummy = rules.dummy
         if dummy is not None:
             controller = rules.partner_of(dummy)
@@ -146,6 +163,7 @@ class InformationState:
             seat_points=tuple(state.seat_points),
             redeal_answers=tuple(state.redeal_answers),
             redeal_by=state.redeal_by,
+            denunciations=tuple(state.denunciations),
         )
 
     @staticmethod
@@ -160,7 +178,7 @@ class InformationState:
         if contract is None:
             return (None,) * n
         called = contract.called_card
-        if called in state.plays or state.rules.open_hands or seat == state.partner or (
+        if called in state.plays or state.rules.open_hands is True or seat == state.partner or (
             seat == contract.declarer and state.hands[seat] >> called & 1
         ):
             return tuple(state.teams)
@@ -243,19 +261,72 @@ class InformationState:
             or len(self.trick_winners) == self.rules.hand_size
         ):
             return ()
-        from sueca.state import legal_mask_for
-
         led = self.trick[0] if self.trick else None
         return mask_cards(legal_mask_for(self.rules, self.hand, led, self.trump))
+
+    def request(self) -> Request | None:
+        """What this seat is asked now, or ``None``: the one place a card list, a bid range
+        or the redeal question is worked out. The bot protocol's turns, the web view, the
+        terminal's prompts and the bots' checks render or check this value."""
+        if self.to_play != self.seat:
+            return None
+        rules = self.rules
+        phase = self.phase
+        if phase == Phase.PLAY:
+            legal = self.legal_moves()
+            if not legal:
+                return None
+            revokes = (mask_cards(self.hand & ~cards_mask(legal)) if rules.renuncia else ())
+            return AskCard(self.seat, legal, revokes)
+        if phase == Phase.BIDDING:
+            return AskBid(self.seat, lowest_bid(rules, self.bids), MAX_BID)
+        if phase == Phase.CALLING:
+            return AskCall(self.seat, rules.deck_size)
+        if phase == Phase.REDEAL:
+            return AskRedeal(self.seat, self.may_ask_redeal(), hand_points(rules, self.hand),
+                             redeal_limit(rules, self.seat, self.opening_leader))
+        return None
+
+    def may_denounce(self) -> bool:
+        """Whether this seat may cry *renúncia!* now (``renuncia``: a card has been played and
+        no revoke is proven yet), as :meth:`State.may_denounce` says it from public facts."""
+        return (self.rules.renuncia and bool(self.plays) and self.redeal_by is None
+                and not any(d.correct for d in self.denunciations))
+
+    def provable_revokes(self) -> tuple[int, ...]:
+        """The seats this seat can *prove* have revoked from what it has seen: a seat that
+        failed to follow a suit (or to trump, under ``must_trump``) and is known to have held a
+        card that would have done, because it played one later or this seat can see one in
+        its hand. What a bot denounces; a guess is never a proof."""
+        if not self.rules.renuncia:
+            return ()
+        n = self.rules.players
+        seats = self.played_by()
+        later: list[int] = list(self.known)  # per seat, cards known held at some later time
+        proven: set[int] = set()
+        for index in range(len(self.plays) - 1, -1, -1):
+            card, seat = self.plays[index], seats[index]
+            lead_index = index - index % n
+            if index != lead_index:
+                led = card_suit(self.plays[lead_index])
+                suit = card_suit(card)
+                held = later[seat]
+                if suit != led and held & _SUIT_MASKS[led]:
+                    proven.add(seat)
+                trump = self.trump
+                if (self.rules.must_trump and suit != led and suit != trump and trump >= 0
+                        and held & _SUIT_MASKS[trump]):
+                    proven.add(seat)
+            later[seat] |= 1 << card
+        return tuple(sorted(proven))
 
     def last_trick(self) -> Trick | None:
         """The trick just gathered, still on the cloth until the next card is led (a player has
         just seen it: it is not a past trick looked at again); its points count the last-trick
-        bonus when it is the deal's last trick, as :meth:`State.tricks` does."""
-        from sueca.state import Trick
-
+        bonus when it is the deal's last trick, as :meth:`State.tricks` does. ``None`` at a
+        table playing ``no_looking_back``: there a trick is gathered the moment it is taken."""
         n = self.rules.players
-        if self.trick or not self.trick_winners:
+        if self.trick or not self.trick_winners or self.rules.no_looking_back:
             return None
         cards = self.plays[-n:]
         points = sum(self.rules.card_points[c] for c in cards)
@@ -266,16 +337,12 @@ class InformationState:
     def current_trick(self) -> Trick:
         """The trick in progress (no winner yet; empty between tricks), as
         :meth:`State.current_trick` gives it."""
-        from sueca.state import Trick
-
         points = sum(self.rules.card_points[c] for c in self.trick)
         return Trick(self.leader, self.trick, None, points)
 
     def played_by(self) -> tuple[int, ...]:
         """The seat that played each card of :attr:`plays`, worked out from public facts only
         (who led first and who won each trick), as :meth:`State.played_by` gives it."""
-        from sueca.state import seats_of_plays
-
         return seats_of_plays(self.rules.players, self.opening_leader, self.trick_winners,
                               len(self.plays))
 
@@ -298,27 +365,20 @@ class InformationState:
         this information state (own hand, known cards, hand sizes, voids)."""
         if not self._sampler:
             self._sampler.append(_WorldSampler(self))
-        return self._sampler[0].sample(rng)
+        try:
+            return self._sampler[0].sample(rng)
+        except ValueError:
+            if not self.rules.renuncia:
+                raise
+            # A revoke makes a seat look void in a suit it holds, and may leave no world
+            # with those voids: at a renuncia table a void is a hint, not a fact.
+            self._sampler[0] = _WorldSampler(dataclasses.replace(
+                self, voids=(0,) * self.rules.players))
+            return self._sampler[0].sample(rng)
 
-    def sample_state(self, rng: random.Random) -> State:
-        """A full state at this very moment of play, in a sampled world: for search bots."""
-        from sueca.state import State
 
-        dealt = self.hands_as_dealt(self.sample_world(rng))
-        state = State(self.rules, Deal(self.dealer, tuple(dealt), self.trump_card))
-        if self.redeal_by is not None:
-            # An ask ended the deal: there is nothing left to search, and the asker's hand in
-            # a sampled world need not be weak enough to ask.
-            raise ValueError(f"the deal is annulled: seat {self.redeal_by} asked for a new deal")
-        for ask in self.redeal_answers:
-            state.answer_redeal(ask)  # every answer here kept: always allowed
-        for bid in self.bids:
-            state.bid(bid)
-        if self.contract is not None:
-            state.call(self.contract.called_card)
-        for card in self.plays:
-            state.push(card)
-        return state
+# Every card of each suit, of both decks.
+_SUIT_MASKS = tuple(sum(1 << c for c in range(80) if card_suit(c) == suit) for suit in SUITS)
 
 
 def common_knowledge(infos: Sequence[InformationState]) -> tuple[CardMask, ...]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sueca.deal import Deal, deal_cards
 from sueca.rules import Rules
-from sueca.scoring import HandResult, match_winner, score_contract, score_hand
+from sueca.scoring import HandResult, match_winner, score_contract, score_hand, score_renuncia
 from sueca.state import State
 
 
@@ -53,6 +53,10 @@ class Match:
     deals: list[Deal] = field(default_factory=list)
     winner: int | None = None
     annulled: list[AnnulledDeal] = field(default_factory=list)  # weak_hand_redeal's new deals
+    # The score, carry and winner before the last deal was scored: a denunciation of that deal
+    # (renuncia, until the next deal starts) scores it again from there.
+    _before_last: tuple[list[int], int, int | None] | None = field(
+        default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.score:
@@ -121,13 +125,8 @@ class Match:
             raise ValueError("the hand is not finished")
         if self.is_over:
             raise MatchOverError(f"the match is over: {self.winner_name} has won it")
-        if state.contract is not None:
-            result = score_contract(self.rules, state.contract, state.team_points(),
-                                    state.teams, state.team_tricks())
-        else:
-            result = score_hand(
-                self.rules, state.team_points(), state.team_tricks(), self.score, self.carry
-            )
+        self._before_last = (list(self.score), self.carry, self.winner)
+        result = self._score(state)
         self.results.append(result)
         self.carry = result.carry
         self.score = [s + d for s, d in zip(self.score, result.game_points, strict=True)]
@@ -135,3 +134,36 @@ class Match:
         if len(self.deals) < len(self.results):
             self.deals.append(state.deal)
         return result
+
+    def rescore_last(self, state: State) -> HandResult:
+        """Score the last finished deal again after a denunciation made once its last card was
+        down (``renuncia``: until the next deal starts), and move the match on from the score
+        before it, as if it had been scored so the first time."""
+        if self._before_last is None or not self.results or len(self.deals) != len(
+                self.results) or self.deals[-1] != state.deal:
+            raise ValueError("only the deal just finished may be scored again, before the next "
+                             "deal starts")
+        self.score, self.carry, self.winner = list(self._before_last[0]), *self._before_last[1:]
+        self.results.pop()
+        result = self._score(state)
+        self.results.append(result)
+        self.carry = result.carry
+        self.score = [s + d for s, d in zip(self.score, result.game_points, strict=True)]
+        self.winner = match_winner(self.rules, self.score, result)
+        return result
+
+    def _score(self, state: State) -> HandResult:
+        if state.contract is not None:
+            return score_contract(self.rules, state.contract, state.team_points(),
+                                  state.teams, state.team_tricks())
+        result = score_hand(
+            self.rules, state.team_points(), state.team_tricks(), self.score, self.carry)
+        if not state.denunciations:
+            return result
+        proven = state.proven
+        wrong = [0, 0]
+        for denunciation in state.denunciations:
+            if not denunciation.correct:
+                wrong[state.teams[denunciation.seat]] += 1
+        revoked_by = None if proven is None else 1 - state.teams[proven.seat]
+        return score_renuncia(self.rules, result, revoked_by, wrong)

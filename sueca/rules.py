@@ -77,7 +77,22 @@ class Rules:
     # The play.
     must_trump: bool = False
     review_tricks: bool = False
-    open_hands: bool = False
+    # À Descoberta: every hand face up (true, for teaching), or as seeds 002/003 read it,
+    # "the dealer and the dummy play with open hands" ("dealer_dummy": the dealer's hand and his
+    # partner's are face up to everyone).
+    open_hands: bool | str = False
+    # No looking back (RULES.md section 1, "tricks already taken may not be looked at again"):
+    # a trick is gathered the moment it is taken, so no seat is shown it again, not even until
+    # the next lead; off, the trick just taken stays on the cloth until then (as today).
+    no_looking_back: bool = False
+    # Renúncia (RULES.md section 5): a person may play a card that fails to follow suit (or to
+    # trump under must_trump); it is told to nobody, and any seat of the other side may
+    # denounce it until the next deal starts. A proven revoke ends the deal: the offenders
+    # score nothing and the other side scores renuncia_penalty games; a wrong denunciation
+    # gives the other side false_renuncia_penalty games.
+    renuncia: bool = False
+    renuncia_penalty: int = 4
+    false_renuncia_penalty: int = 1
     # Three players: this seat is a dummy, face up after the opening lead, played by its partner.
     dummy: int | None = None
     # The score.
@@ -100,11 +115,19 @@ class Rules:
             if not any(value == a and type(value) is type(a) for a in allowed):
                 choices = ", ".join(repr(a) for a in allowed)
                 raise RulesError(f"rules option {name!r} cannot be {value!r} (one of: {choices})")
-        for name in ("must_trump", "review_tricks", "open_hands", "rolha", "tie_carry",
-                     "redeal_point_trump", "bidding", "bid_must_rise", "weak_hand_redeal"):
+        for name in ("must_trump", "review_tricks", "rolha", "tie_carry", "no_looking_back",
+                     "redeal_point_trump", "bidding", "bid_must_rise", "weak_hand_redeal",
+                     "renuncia"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rules option {name!r} must be true or false")
-        for name in ("last_trick_bonus", "maria_de_copas"):
+        if not (isinstance(self.open_hands, bool) or self.open_hands == "dealer_dummy"):
+            raise RulesError("rules option 'open_hands' must be true, false or "
+                             "\"dealer_dummy\" (the dealer's hand and his partner's face up)")
+        if self.no_looking_back and self.review_tricks:
+            raise RulesError("rules options 'no_looking_back' and 'review_tricks' contradict "
+                             "each other: taken tricks are either shown again or not")
+        for name in ("last_trick_bonus", "maria_de_copas", "renuncia_penalty",
+                     "false_renuncia_penalty"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RulesError(f"rules option {name!r} must be a whole number >= 0")
@@ -141,6 +164,13 @@ class Rules:
                 raise RulesError("rules option 'teams' must be empty when 'bidding' is on")
             if self.dummy is not None:
                 raise RulesError("a bidding table has no dummy")
+            if self.renuncia:
+                # A denunciation names the other side, which the secret partner makes unknown.
+                raise RulesError("rules option 'renuncia' needs partnerships: at a bidding "
+                                 "table the sides are secret until the called card is played")
+            if self.open_hands == "dealer_dummy":
+                raise RulesError("open_hands \"dealer_dummy\" needs partnerships: a bidding "
+                                 "table's dealer has no partner before the call")
             # Its score is the contract's (bid_scores); the partnership game's scoring options
             # would mean nothing there, so they are refused rather than ignored.
             for name, plain in (("scoring", "games"), ("sweep", "points"), ("rolha", False),

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,11 +32,17 @@ class HandResult:
     wins_match: int | None = None  # a team that won the match at once (bandeira and the like)
     contract: Contract | None = None  # a bidding table's contract (game_points are per seat)
     made: bool | None = None  # whether the declarer's side reached its bid
+    # renuncia: the side whose revoke a denunciation proved (it lost the deal), and per side
+    # the denunciations it made that proved wrong (each gave the other side a penalty).
+    revoked_by: int | None = None
+    false_denunciations: tuple[int, ...] = ()
 
     @property
     def winner(self) -> int | None:
         """The side that won the hand (at a bidding table 0 is the declarer's), or ``None``
         for a tie."""
+        if self.revoked_by is not None:
+            return 1 - self.revoked_by
         if self.made is not None:
             return 0 if self.made else 1
         if self.tie:
@@ -103,6 +110,34 @@ def score_hand(
     else:
         delta[winner] = games + bonus
     return HandResult(points, tricks, tuple(delta), wins_match=wins_match)
+
+
+def score_renuncia(rules: Rules, result: HandResult, revoked_by: int | None,
+                   false_denunciations: Sequence[int]) -> HandResult:
+    """A partnership deal's result once its denunciations are counted (``renuncia``). A
+    proven revoke by ``revoked_by`` ends the deal: the offenders score nothing and the other
+    side ``renuncia_penalty`` (games, or card points under ``pontos``), whatever the cards
+    said; each wrong denunciation by a side gives the other ``false_renuncia_penalty``. A tie
+    carried over stays carried only when no revoke decided the deal.
+
+    >>> from sueca.rules import STANDARD
+    >>> plain = score_hand(STANDARD, points=(74, 46), tricks=(4, 2))
+    >>> score_renuncia(STANDARD, plain, revoked_by=0, false_denunciations=(0, 1)).game_points
+    (1, 4)
+    """
+    if revoked_by is None and not any(false_denunciations):
+        return result
+    delta = [0, 0] if revoked_by is not None else list(result.game_points)
+    if revoked_by is not None:
+        delta[1 - revoked_by] = rules.renuncia_penalty
+    for side, count in enumerate(false_denunciations):
+        delta[1 - side] += count * rules.false_renuncia_penalty
+    return dataclasses.replace(
+        result, game_points=tuple(delta), revoked_by=revoked_by,
+        false_denunciations=tuple(false_denunciations),
+        tie=result.tie and revoked_by is None,
+        carry=result.carry if revoked_by is None else 0,
+        wins_match=result.wins_match if revoked_by is None else None)
 
 
 def score_contract(rules: Rules, contract: Contract, points: Sequence[int],

@@ -19,11 +19,20 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sueca.auction import Contract, bid_error, bidding_order, call_error, high_bidder
+from sueca.actions import Action, Bid, Call, Denounce, Denunciation, Phase, Play, Redeal
+from sueca.auction import (
+    MAX_BID,
+    PASS,
+    Contract,
+    bid_error,
+    bidding_order,
+    call_error,
+    high_bidder,
+    lowest_bid,
+)
 from sueca.cards import (
     CARDS_PER_SUIT,
     DECK_SIZE,
@@ -34,11 +43,13 @@ from sueca.cards import (
     card_name,
     card_suit,
     format_cards,
+    held_copy,
     mask_cards,
 )
 from sueca.deal import Deal
-from sueca.redeal import redeal_error
+from sueca.redeal import redeal_error, redeal_order
 from sueca.rules import Rules
+from sueca.trick import PlayTables, Trick, play_tables, seats_of_plays
 
 if TYPE_CHECKING:
     from sueca.infostate import InformationState
@@ -62,109 +73,17 @@ REASON_BID = "bad_bid"
 REASON_CALL = "bad_call"
 REASON_REDEAL = "bad_redeal"  # a new deal asked for by a seat whose hand is not weak enough
 
-# What a deal is waiting for.
-PHASE_BIDDING = "bidding"
-PHASE_CALLING = "calling"
-PHASE_PLAY = "play"
-PHASE_OVER = "over"
+REASON_DENOUNCE = "bad_denounce"  # a denunciation where the rules allow none
+
+# What a deal is waiting for (sueca.actions.Phase; the names are kept for older imports).
+PHASE_BIDDING = Phase.BIDDING
+PHASE_CALLING = Phase.CALLING
+PHASE_PLAY = Phase.PLAY
+PHASE_OVER = Phase.OVER
 # weak_hand_redeal: each seat says whether it wants a new deal before the opening lead; an ask
 # ends the deal there, annulled ("redealt"), and the same dealer deals again (sueca.redeal).
-PHASE_REDEAL = "redeal"
-PHASE_REDEALT = "redealt"
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A completed (or current) trick: who led, the cards in play order, who won, its points."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int | None
-    points: int
-
-    def seat_of(self, index: int, players: int) -> int:
-        """The seat that played ``cards[index]``: the trick goes round from its leader."""
-        return (self.leader + index) % players
-
-
-def seats_of_plays(
-    players: int, first_leader: int, trick_winners: Sequence[int], count: int
-) -> tuple[int, ...]:
-    """The seat that played each of a deal's first ``count`` cards: the first trick is led by
-    ``first_leader``, every other by the winner of the trick before, and each goes round the
-    table. Public facts only, so the referee's state and every information state agree."""
-    seats = []
-    leader = first_leader
-    for index in range(count):
-        trick, position = divmod(index, players)
-        if position == 0 and trick:
-            leader = trick_winners[trick - 1]
-        seats.append((leader + position) % players)
-    return tuple(seats)
-
-
-def legal_mask_for(rules: Rules, hand: CardMask, led: Card | None, trump: int) -> CardMask:
-    """The rule of play: the cards of ``hand`` that may go to a trick led by ``led`` (``None``
-    when leading). :meth:`State.push`, :meth:`State.legal_moves` and :meth:`State.legal_mask`
-    inline the same test for speed; the tests hold them all to agreement."""
-    if led is None:
-        return hand
-    t = _tables(rules, trump)
-    follow = hand & t.suit_mask_of[led]
-    if follow:
-        return follow
-    if rules.must_trump and hand & t.trump_mask:
-        return hand & t.trump_mask
-    return hand
-
-
-class _Tables:
-    """Per-table lookup tables, so the hot path does no arithmetic on cards."""
-
-    def __init__(self, rules: Rules, trump: int) -> None:
-        size = rules.deck_size
-        n = rules.players
-        self.suit = tuple(card_suit(c) for c in range(size))
-        # Strength for comparing two cards of one suit: the face, so that of two identical cards
-        # (double deck) neither beats the other and the first played keeps the trick.
-        self.strength = tuple(c % 40 for c in range(size))
-        suit_masks = [0, 0, 0, 0]
-        for c in range(size):
-            suit_masks[card_suit(c)] |= 1 << c
-        self.suit_mask = tuple(suit_masks)
-        self.suit_mask_of = tuple(suit_masks[card_suit(c)] for c in range(size))
-        self.trump_mask = suit_masks[trump]
-        self.points = rules.card_points
-        # better[w][c]: the card holding the trick once c is played to a trick that w is winning.
-        # Chaining it over a trick's cards finds the winner with lookups only, no branches.
-        self.better = tuple(
-            tuple(
-                c
-                if (self.suit[c] == self.suit[w] and self.strength[c] > self.strength[w])
-                or (self.suit[c] == trump and self.suit[w] != trump)
-                else w
-                for c in range(size)
-            )
-            for w in range(size)
-        )
-        self.next_seat = tuple((s + 1) % n for s in range(n))
-        self.prev_seat = tuple((s - 1) % n for s in range(n))
-        # What State.__init__ copies into its private slots, in slot order, in one unpacking.
-        self.hot = (
-            self.better,
-            rules.last_trick_bonus,
-            rules.cards_in_play,
-            rules.must_trump,
-            self.next_seat,
-            self.points,
-            self.prev_seat,
-            self.suit_mask_of,
-            self.trump_mask,
-        )
-
-
-def _tables(rules: Rules, trump: int) -> _Tables:
-    return rules.derived(("play", trump), lambda: _Tables(rules, trump))
+PHASE_REDEAL = Phase.REDEAL
+PHASE_REDEALT = Phase.REDEALT
 
 
 # The suit of each card id (both decks).
@@ -209,6 +128,7 @@ class State:
         "bids",
         "contract",
         "deal",
+        "denunciations",
         "first_leader",
         "hands",
         "leader",
@@ -216,6 +136,7 @@ class State:
         "plays",
         "redeal_answers",
         "redeal_by",
+        "revokes",
         "rules",
         "seat_points",
         "teams",
@@ -250,6 +171,10 @@ class State:
         self._auction = rules.bidding or rules.weak_hand_redeal
         self.redeal_answers: list[bool] = []  # True: asked for a new deal (the last answer)
         self.redeal_by: int | None = None
+        # renuncia: the indexes in ``plays`` of the cards that failed to follow suit (or to
+        # trump), known to the referee alone, and every denunciation made this deal.
+        self.revokes: list[int] = []
+        self.denunciations: list[Denunciation] = []
         if rules.bidding:
             self.trump = -1  # the called card decides it (see ``call``)
             trump = 0  # provisional tables, replaced at the call
@@ -265,12 +190,12 @@ class State:
         # fact about the trick that legal_moves and push need, kept so they need not look it up.
         self._led_mask = 0
         self.tricks_total = rules.hand_size
-        self._t = t = _tables(rules, trump)
+        self._t = t = play_tables(rules, trump)
         # The tables again as slots (the hot path saves an attribute lookup on every card),
         # unpacked in one statement because a State is made for every simulated deal.
         self._use_tables(t)
 
-    def _use_tables(self, t: _Tables) -> None:
+    def _use_tables(self, t: PlayTables) -> None:
         (
             self._better,
             self._bonus,
@@ -286,11 +211,13 @@ class State:
     # ---- the auction (bidding tables) ----------------------------------------------------
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``bidding``, ``calling`` (the declarer names his card), ``redeal`` (each seat says
         whether it wants a new deal), ``redealt`` (one did: the deal is annulled), ``play`` or
-        ``over``."""
+        ``over`` (every trick taken, or a revoke proven)."""
         if self._auction:
+            if self.proven is not None:
+                return PHASE_OVER
             if not self.rules.bidding:
                 return PHASE_REDEAL if self.redeal_by is None else PHASE_REDEALT
             return PHASE_CALLING if len(self.bids) == self.players else PHASE_BIDDING
@@ -332,7 +259,7 @@ class State:
     def _make_contract(self, contract: Contract) -> None:
         self.contract = contract
         self.trump = contract.trump
-        self._t = t = _tables(self.rules, self.trump)
+        self._t = t = play_tables(self.rules, self.trump)
         self._use_tables(t)
         holder = next(
             (s for s, hand in enumerate(self.hands) if hand >> contract.called_card & 1),
@@ -408,6 +335,126 @@ class State:
             self.to_play = self._prev_seat[self.to_play]
         return ask
 
+    # ---- renúncia (renuncia) ----------------------------------------------------------------
+
+    @property
+    def proven(self) -> Denunciation | None:
+        """The correct denunciation that ended the deal, if one did."""
+        denunciations = self.denunciations
+        if denunciations and denunciations[-1].correct:
+            return denunciations[-1]
+        return None
+
+    def revoked_by(self, side: int) -> bool:
+        """Whether a player of ``side`` has revoked this deal so far (the referee's fact: no
+        information state holds it)."""
+        seats = self.played_by()
+        return any(self.teams[seats[index]] == side for index in self.revokes)
+
+    def may_denounce(self, seat: int) -> bool:
+        """Whether ``seat`` may cry *renúncia!* now: the table plays ``renuncia``, a card has
+        been played, and no revoke is proven yet. Until the next deal starts: the deal just
+        over may still be denounced."""
+        return (self.rules.renuncia and bool(self.plays) and self.proven is None
+                and self.redeal_by is None)
+
+    def denounce(self, seat: int) -> Denunciation:
+        """``seat`` says the other side has revoked. Correct, the deal ends at once (the
+        offenders lose it: :func:`sueca.scoring.score_hand`); wrong, the deal goes on and the
+        other side will score the false-denunciation penalty. :class:`IllegalMoveError` where
+        the rules allow no denunciation; nothing changes then."""
+        if not 0 <= seat < self.players:
+            raise IllegalMoveError(f"{seat!r} is not a seat", REASON_TURN)
+        if not self.may_denounce(seat):
+            if not self.rules.renuncia:
+                why = "this table does not play renúncia (renuncia)"
+            elif self.proven is not None:
+                why = "a revoke is already proven: the deal is over"
+            elif self.redeal_by is not None:
+                why = "the deal is annulled"
+            else:
+                why = "no card has been played yet"
+            raise IllegalMoveError(f"no denunciation now: {why}", REASON_DENOUNCE)
+        found = Denunciation(len(self.plays), seat, self.revoked_by(1 - self.teams[seat]))
+        self.denunciations.append(found)
+        if found.correct:
+            self._auction = True  # nothing more is played: the deal is over
+        return found
+
+    # ---- actions: one path for every move ------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """``seat`` makes ``action`` (:mod:`sueca.actions`): the one entry point for a move
+        that the referee, records' replay and every test use. ``seat`` is the seat the rules
+        ask (the dummy's own seat for its cards). :class:`IllegalMoveError` says why not, and
+        nothing changes then. A :class:`Play` naming a face plays the copy the hand holds."""
+        if type(action) is Play:
+            card = action.card
+            if self.rules.decks > 1 and 0 <= seat < self.players and not (
+                    self.hands[seat] >> card & 1):
+                card = held_copy(self.hands[seat], card)
+            self.play(card, seat)
+        elif type(action) is Bid:
+            self.bid(action.value, seat)
+        elif type(action) is Call:
+            self.call(action.card, seat)
+        elif type(action) is Redeal:
+            self.answer_redeal(action.ask, seat)
+        elif type(action) is Denounce:
+            self.denounce(seat)
+        else:
+            raise IllegalMoveError(f"{action!r} is not an action", REASON_AUCTION)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action ``seat`` may take now: its cards, bids, call or redeal answers when the
+        deal waits for it (the seat the rules ask: the dummy's own), and at a ``renuncia``
+        table the cards that would revoke (a person may play them) and a denunciation."""
+        out: list[Action] = []
+        phase = self.phase
+        if seat == self.to_play:
+            if phase == PHASE_PLAY:
+                legal = self.legal_mask()
+                out += [Play(c) for c in self.legal_moves()]
+                if self.rules.renuncia:
+                    out += [Play(c) for c in mask_cards(self.hands[seat] & ~legal)]
+            elif phase == PHASE_BIDDING:
+                low = lowest_bid(self.rules, self.bids)
+                out += [Bid(PASS), *(Bid(v) for v in range(low, MAX_BID + 1))]
+            elif phase == PHASE_CALLING:
+                out += [Call(c) for c in range(self.rules.deck_size)]
+            elif phase == PHASE_REDEAL:
+                out.append(Redeal(False))
+                if self.may_ask_redeal(seat):
+                    out.append(Redeal(True))
+        if self.may_denounce(seat):
+            out.append(Denounce())
+        return tuple(out)
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every move of the deal in order, each with the seat that made it: the redeal
+        answers, the bids, the call, the cards and any denunciations among them. What
+        records and storage keep, and :func:`replay` plays again."""
+        rules = self.rules
+        out: list[tuple[int, Action]] = []
+        asked = redeal_order(rules, self.first_leader)
+        out += [(asked[i], Redeal(a)) for i, a in enumerate(self.redeal_answers)]
+        order = bidding_order(rules, self.deal.dealer)
+        out += [(order[i], Bid(v)) for i, v in enumerate(self.bids)]
+        if self.contract is not None:
+            out.append((self.contract.declarer, Call(self.contract.called_card)))
+        denunciations = iter(self.denunciations)
+        pending = next(denunciations, None)
+        for index, (card, seat) in enumerate(zip(self.plays, self.played_by(), strict=True)):
+            while pending is not None and pending.after == index:
+                out.append((pending.seat, Denounce()))
+                pending = next(denunciations, None)
+            out.append((seat, Play(card)))
+        while pending is not None:
+            out.append((pending.seat, Denounce()))
+            pending = next(denunciations, None)
+        return out
+
     # ---- moves ---------------------------------------------------------------------------
 
     def legal_mask(self) -> CardMask:
@@ -474,6 +521,11 @@ class State:
                     f"the deal is annulled: seat {self.redeal_by} asked for a new deal",
                     REASON_OVER,
                 )
+            if self.proven is not None:
+                raise IllegalMoveError(
+                    f"the deal is over: seat {self.proven.seat} denounced a revoke",
+                    REASON_OVER,
+                )
             before = ("the contract is made" if self.rules.bidding
                       else "every seat has kept its hand")
             raise IllegalMoveError(
@@ -502,7 +554,9 @@ class State:
             hand & led
             or (self._must_trump and hand & self._trump_mask and not self._trump_mask & bit)
         ):
-            raise self._illegal(card, seat)
+            if not self.rules.renuncia:
+                raise self._illegal(card, seat)
+            self.revokes.append(len(plays))  # played as real tables allow: a revoke
         hands[seat] = hand ^ bit
         plays.append(card)
         # The trick is complete when the turn would come back to its leader: a comparison is
@@ -553,6 +607,9 @@ class State:
         if not plays:
             raise IndexError("pop from a deal with no card played")
         card = plays.pop()
+        revokes = self.revokes
+        if revokes and revokes[-1] == len(plays):
+            revokes.pop()
         start = self.trick_start
         if len(plays) < start:  # that card had completed a trick: unscore it
             winners = self.trick_winners
@@ -628,7 +685,8 @@ class State:
     # ---- what the state shows ------------------------------------------------------------
 
     def is_finished(self) -> bool:
-        return len(self.trick_winners) == self.tricks_total
+        """Whether the deal is over: every trick taken, or (renuncia) a revoke proven."""
+        return len(self.trick_winners) == self.tricks_total or self.proven is not None
 
     @property
     def trick(self) -> list[Card]:
@@ -711,6 +769,15 @@ class State:
             f"<State trick {self.trick_number + 1}, seat {self.to_play} to play, "
             f"trick [{format_cards(self.trick)}], points {self.team_points()}>"
         )
+
+
+def replay(rules: Rules, deal: Deal, actions: Iterable[tuple[int, Action]]) -> State:
+    """The deal ``deal`` with ``actions`` (seat and action, as :attr:`State.history` lists
+    them) applied in order; :class:`IllegalMoveError` at the first that may not be made."""
+    state = State(rules, deal)
+    for seat, action in actions:
+        state.apply(seat, action)
+    return state
 
 
 class _TwoDeckState(State):

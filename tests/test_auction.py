@@ -24,6 +24,7 @@ from sueca.record import GameRecord, RecordFormatError, check, dumps, loads
 from sueca.rules import Rules, RulesError, preset
 from sueca.scoring import match_winner, score_contract
 from sueca.state import IllegalMoveError, State
+from sueca.worlds import sample_state
 
 ITALIANA5 = preset("italiana5")
 # Where taken tricks may be reviewed the points each side has taken are shown while the deal is
@@ -547,6 +548,6 @@ def test_sampled_states_replay_the_auction() -> None:
             state.bid(0 if rng.random() < 0.5 else 61 + len(state.bids))
         for seat in range(5):
             info: InformationState = state.information_state(seat)
-            sampled = info.sample_state(rng)
+            sampled = sample_state(info, rng)
             assert sampled.bids == state.bids and sampled.phase == state.phase
             assert sampled.information_state(seat) == info

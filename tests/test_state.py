@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from sueca.cards import SUIT_LETTERS, Card, card_name, cards_mask, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
 from sueca.rules import STANDARD, Rules, preset
-from sueca.state import State, legal_mask_for
+from sueca.state import State
+from sueca.trick import legal_mask_for
 
 
 def expected_reason(state: State, card: Card) -> str:

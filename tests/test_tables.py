@@ -46,6 +46,7 @@ from sueca.record import DealRecord, GameRecord, check, dumps, loads, replay
 from sueca.rules import Rules, preset
 from sueca.scoring import level, score_hand
 from sueca.state import State
+from sueca.worlds import sample_state
 
 # ---- one position, one finished game ------------------------------------------------------
 
@@ -137,7 +138,7 @@ def check_infos(state: State, rng: random.Random) -> None:
     (and gives that seat the very same information state back)."""
     for seat in range(state.players):
         info = state.information_state(seat)
-        sampled = info.sample_state(rng)
+        sampled = sample_state(info, rng)
         assert sampled.plays == state.plays and sampled.bids == state.bids
         assert sampled.contract == state.contract and sampled.phase == state.phase
         assert sampled.trick_winners == state.trick_winners

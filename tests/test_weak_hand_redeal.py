@@ -28,6 +28,7 @@ from sueca.record import GameRecord, check, dumps, loads
 from sueca.redeal import hand_points, redeal_order
 from sueca.rules import Rules, RulesError, preset
 from sueca.state import IllegalMoveError, State
+from sueca.worlds import sample_state
 
 BRAZIL = preset("brazil").replace(weak_hand_redeal=True)
 # Limits so high that most hands may ask: matches full of redeals.
@@ -213,7 +214,7 @@ def test_no_card_leaks_and_sampling_replays_the_answers(seed: int, answered: int
         for other in range(4):
             if other != seat:  # nothing of another hand but the turned card on the table
                 assert info.known[other] & ~(1 << turned) == 0
-        sampled = info.sample_state(random.Random(seed))
+        sampled = sample_state(info, random.Random(seed))
         assert sampled.phase == "redeal" and sampled.redeal_answers == state.redeal_answers
         assert sampled.to_play == state.to_play and sampled.hands[seat] == state.hands[seat]
         # Whether another seat may ask is never shown: only the seat's own question is.
@@ -228,7 +229,7 @@ def test_an_annulled_deal_shows_the_ask_and_nothing_more() -> None:
     assert (info.phase, info.redeal_by, info.redeal_answers) == ("redealt", 2, (False, True))
     assert info.known[2] == 0 and info.legal_moves() == ()
     with pytest.raises(ValueError, match="annulled"):
-        info.sample_state(random.Random(1))
+        sample_state(info, random.Random(1))
 
 
 # ---- the match ---------------------------------------------------------------------------

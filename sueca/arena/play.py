@@ -20,16 +20,41 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sueca.actions import Phase, Play
 from sueca.arena.stats import mean_ci95
 from sueca.bots import Bot, make_bot
-from sueca.bots.base import BotError, decide
+from sueca.bots.base import BotError
 from sueca.deal import Deal, deal_cards
 from sueca.match import Match
 from sueca.record import GameRecord, dumps
+from sueca.referee import Event, EventKind, Referee
 from sueca.rules import Rules
 from sueca.state import State
 
 PlayListener = Callable[[State, int, int], None]  # state after the play, seat, card
+
+# What a deal waits for before its opening lead.
+_BEFORE_PLAY = (Phase.BIDDING, Phase.CALLING, Phase.REDEAL)
+
+
+def _arena_referee(rules: Rules, bots: Sequence[Bot], first_dealer: int,
+                   rng: random.Random | None = None) -> Referee:
+    """A referee for bots that the arena has already seated (told :meth:`Bot.new_match`): a
+    bot's illegal answer is an error, never replaced (it would falsify what is measured)."""
+    return Referee(Match(rules, first_dealer=first_dealer), bots, rng=rng or random.Random(),
+                   strict=True, where="arena", seated=True)
+
+
+def _on_play(referee: Referee, on_play: PlayListener | None) -> None:
+    if on_play is None:
+        return
+
+    def listener(event: Event) -> None:
+        if event.kind == EventKind.PLAYED:
+            assert event.seat is not None and isinstance(event.action, Play)
+            on_play(event.state, event.seat, event.state.plays[-1])
+
+    referee.listen(listener)
 
 
 def play_auction(state: State, bots: Sequence[Bot]) -> None:
@@ -37,15 +62,10 @@ def play_auction(state: State, bots: Sequence[Bot]) -> None:
     bid, then the declarer's for the card he calls; with ``weak_hand_redeal``, ask each seat's
     bot in turn whether it wants a new deal (the state then ends ``redealt`` if one does).
     Nothing happens once the play has started."""
-    while state.phase in ("bidding", "calling", "redeal"):
-        seat = state.to_play
-        choice = decide(bots[seat], state.information_state(seat))  # BotError if illegal
-        if state.phase == "bidding":
-            state.bid(choice, seat)
-        elif state.phase == "redeal":
-            state.answer_redeal(bool(choice), seat)
-        else:
-            state.call(choice, seat)
+    referee = _arena_referee(state.rules, bots, state.deal.dealer)
+    referee.resume(state)
+    while state.phase in _BEFORE_PLAY and state.redeal_by is None and referee.step():
+        pass
 
 
 def play_deal(
@@ -59,20 +79,11 @@ def play_out(state: State, bots: Sequence[Bot], on_play: PlayListener | None = N
     """Play a deal on from where it stands to the end (the auction or the redeal question
     first, if it is not over). A deal annulled by a seat asking for a new deal is returned as
     it stands (``state.phase == "redealt"``)."""
-    play_auction(state, bots)
-    if state.redeal_by is not None:
-        for seat, bot in enumerate(bots):
-            bot.deal_annulled(state.information_state(seat))
-        return state
-    while not state.is_finished():
-        seat = state.to_play
-        card = decide(bots[seat], state.information_state(seat))  # BotError if illegal
-        state.push(card)
-        if on_play is not None:
-            on_play(state, seat, card)
-    for seat, bot in enumerate(bots):
-        if type(bot).deal_over is not Bot.deal_over:  # most bots do not listen: skip the work
-            bot.deal_over(state.information_state(seat), state.deal.hands)
+    referee = _arena_referee(state.rules, bots, state.deal.dealer)
+    _on_play(referee, on_play)
+    referee.resume(state)
+    while referee.step():
+        pass
     return state
 
 
@@ -90,22 +101,22 @@ def play_match(
     every deal in order, the annulled ones included (:meth:`GameRecord.from_states` writes
     them as the ``redeals`` of the deal played after them)."""
     dealer = rng.randrange(rules.players) if first_dealer is None else first_dealer
-    match = Match(rules, first_dealer=dealer)
-    for seat, bot in enumerate(bots):
-        bot.new_match(rules, seat)
-    states = []
-    while not match.is_over:
-        state = play_out(match.new_deal(rng), bots, on_play)
-        states.append(state)
-        if state.redeal_by is not None:
-            match.annul_deal(state)
-            if on_redeal is not None:
-                on_redeal(match, state)
-            continue
-        match.finish_deal(state)
-        if on_deal is not None:
-            on_deal(match, state)
-    return match, states
+    referee = Referee(Match(rules, first_dealer=dealer), bots, rng=rng, strict=True,
+                      where="arena")
+    states: list[State] = []
+    _on_play(referee, on_play)
+
+    def listener(event: Event) -> None:
+        if event.kind == EventKind.DEALT:
+            states.append(event.state)
+        elif event.kind == EventKind.DEAL_ENDED and on_deal is not None:
+            on_deal(event.match, event.state)
+        elif event.kind == EventKind.DEAL_ANNULLED and on_redeal is not None:
+            on_redeal(event.match, event.state)
+
+    referee.listen(listener)
+    referee.run()
+    return referee.match, states
 
 
 @dataclass
@@ -350,9 +361,11 @@ def _play_redealing(rules: Rules, dealer: int, bots: Sequence[Bot], deal_rng: ra
     asks for a new deal, the same dealer deals again from it. Each pass of a board draws from
     a generator seeded alike, so both passes meet the same cards unless their bots answer the
     redeal question differently. Every state, the annulled ones first."""
-    states = [play_deal(rules, deal_cards(rules, dealer, deal_rng), bots)]
+    referee = _arena_referee(rules, bots, dealer)
+    referee.deal_source = lambda match: deal_cards(rules, dealer, deal_rng)
+    states = [referee.play_deal()]
     while states[-1].redeal_by is not None:
-        states.append(play_deal(rules, deal_cards(rules, dealer, deal_rng), bots))
+        states.append(referee.play_deal())
     return states
 
 

@@ -9,6 +9,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from sueca.actions import (
+    Action,
+    AskBid,
+    AskCall,
+    AskCard,
+    AskRedeal,
+    Bid,
+    Call,
+    Play,
+    Redeal,
+    Request,
+)
 from sueca.auction import PASS, bid_error, call_error
 from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_rank, card_suit, make_card
 from sueca.infostate import InformationState
@@ -160,6 +172,14 @@ class Bot(ABC):
         less than a fresh deal, whose expected share of the points is a fair one."""
         return info.may_ask_redeal()
 
+    def denounce(self, info: InformationState) -> bool:
+        """At a ``renuncia`` table, whether to cry *renúncia!* now. The plain bot never
+        revokes and denounces every revoke by the other side that it can prove from what it
+        saw (:meth:`InformationState.provable_revokes`), never a guess."""
+        if not info.may_denounce():
+            return False
+        return bool(set(info.provable_revokes()) & set(info.opponents()))
+
     def explain(self, info: InformationState) -> tuple[Card, str]:
         """A card and a one-line reason for it (for hints); bots may say more."""
         return self.choose(info), f"{self.name} plays it"
@@ -180,51 +200,63 @@ class BotError(RuntimeError):
     """A bot answered with a card, a bid or a call it may not make."""
 
 
-def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str = "") -> int:
-    """The bot's decision for ``info``'s phase — its bid, its called card, its redeal answer
-    (1 asks for a new deal, 0 keeps) or its card — checked against the rules: the one policy
-    for a bot's illegal answer, wherever bots are seated.
+def decide(bot: Bot, info: InformationState, *, strict: bool = True, where: str = "") -> Action:
+    """The bot's move for what ``info``'s seat is asked (:meth:`InformationState.request`):
+    its bid, its called card, its redeal answer or its card, checked against that request:
+    the one policy for a bot's illegal answer, wherever bots are seated.
 
     ``strict`` (the arena, where a substitute would falsify what is measured): an illegal answer
     raises :class:`BotError` naming the bot and the reason. Otherwise (a table with people at
     it, which must never stop for a bot's bug): the plain answer is used instead — a pass, the
     plain call, keeping the hand, the first legal card — and the problem is logged with
     ``where``; a bot that raises is treated the same way."""
-    phase = info.phase
-    fallback: int
+    request = info.request()
+    if request is None:
+        raise ValueError(f"seat {info.seat} is asked nothing now ({info.phase})")
+    action: Action | None = None
     try:
-        if phase == "bidding":
-            choice = bot.bid(info)
-            error = bid_error(info.rules, info.bids, choice)
-        elif phase == "calling":
-            choice = bot.call(info)
-            error = call_error(info.rules, choice)
-        elif phase == "redeal":
+        if type(request) is AskBid:
+            value = bot.bid(info)
+            error = bid_error(info.rules, info.bids, value)
+            action = Bid(value)
+        elif type(request) is AskCall:
+            card = bot.call(info)
+            error = call_error(info.rules, card)
+            action = Call(card)
+        elif type(request) is AskRedeal:
             answer = bot.redeal(info)
-            choice = int(answer) if type(answer) is bool else -1
-            error = (None if type(answer) is bool and answer in info.redeal_answers_allowed()
+            error = (None if type(answer) is bool and (request.may_ask or not answer)
                      else f"{answer!r} is not an answer it may give (keep, or ask for a new "
                           "deal with a weak hand)")
+            action = Redeal(bool(answer))
         else:
-            choice = bot.choose(info)
-            error = None if choice in info.legal_moves() else f"{choice!r} is not a legal card"
+            assert type(request) is AskCard
+            card = bot.choose(info)
+            error = None if card in request.legal else f"{card!r} is not a legal card"
+            action = Play(card)
     except Exception as failure:
         if strict:
             raise
         log.exception("%s: bot %r failed at seat %d", where or "table", bot.name, info.seat)
-        choice, error = -1, f"it failed: {failure}"
-    if error is None:
-        return choice
+        error = f"it failed: {failure}"
+    if error is None and action is not None:
+        return action
     message = f"bot {bot.name!r} at seat {info.seat}: {error}"
     if strict:
         raise BotError(message)
-    log.error("%s: %s; a plain %s is played instead", where or "table", message, phase)
-    if phase == "bidding":
-        fallback = PASS
-    elif phase == "calling":
-        fallback = Bot.call(bot, info)
-    elif phase == "redeal":
-        fallback = 0  # keep: always allowed
-    else:
-        fallback = info.legal_moves()[0]
-    return fallback
+    log.error("%s: %s; a plain %s is played instead", where or "table", message, info.phase)
+    return plain_action(bot, info, request)
+
+
+def plain_action(bot: Bot, info: InformationState, request: Request) -> Action:
+    """The stand-in answer to ``request`` when a bot's own is refused, or a program gives
+    none: a pass, the plain call (:meth:`Bot.call`'s), keeping the hand, the first legal
+    card."""
+    if type(request) is AskBid:
+        return Bid(PASS)
+    if type(request) is AskCall:
+        return Call(Bot.call(bot, info))
+    if type(request) is AskRedeal:
+        return Redeal(False)  # keep: always allowed
+    assert type(request) is AskCard
+    return Play(request.legal[0])

@@ -36,6 +36,7 @@ from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.state import State
+from sueca.worlds import sample_state
 
 DEFAULT_ITERATIONS = 1000
 OPTIONS = (
@@ -129,7 +130,7 @@ class IsmctsBot(Bot):
         else:
             limit = DEFAULT_ITERATIONS if deadline is None else 10**9
         while done < limit:
-            self._iterate(root, info.sample_state(rng), rng)
+            self._iterate(root, sample_state(info, rng), rng)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break

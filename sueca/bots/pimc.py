@@ -55,6 +55,7 @@ from sueca.bots.heuristic import HeuristicBot
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.rules import Rules
+from sueca.worlds import sample_state
 
 if TYPE_CHECKING:
     from sueca.solver import SearchCore
@@ -180,7 +181,7 @@ class PimcBot(Bot):
                     break
                 by_time = max(int(seconds_left * self._rate), 1)
                 limit = min(limit, by_time) if limit else by_time
-            state = info.sample_state(self.rng)
+            state = sample_state(info, self.rng)
             before, clock = core.nodes, time.perf_counter()
             values = core.move_values(*position_of(state), -1, limit)
             spent = core.nodes - before
@@ -213,7 +214,7 @@ class PimcBot(Bot):
         for _ in range(self.worlds):
             if self.time_limit is not None and time.perf_counter() - started >= self.time_limit:
                 break
-            state = info.sample_state(self.rng)
+            state = sample_state(info, self.rng)
             cost = len(moves) * sum(h.bit_count() for h in state.hands) * ROLLOUT_NODE_COST
             if self.nodes and cost > nodes_left:
                 break

@@ -41,9 +41,9 @@ from sueca.cards import (
     card_suit,
 )
 from sueca.infostate import InformationState
-from sueca.state import Trick
 from sueca.terminal.i18n import Language
 from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView, suit_cards
+from sueca.trick import Trick
 
 CLOTH: Final = "on dark_green"
 RED_SUITS: Final = (HEARTS, DIAMONDS)
