@@ -16,6 +16,7 @@ referee; the server's asynchronous room only awaits people and bots, then submit
 >>> import random
 >>> from sueca.bots import make_bot
 >>> from sueca.match import Match
+from sueca.rules import Rules
 >>> from sueca.rules import STANDARD
 >>> referee = Referee(Match(STANDARD, first_dealer=0), [make_bot("random", seed=s)
 ...                   for s in range(4)], rng=random.Random(1))
@@ -36,6 +37,7 @@ from sueca.bots.base import Bot, decide
 from sueca.deal import Deal
 from sueca.infostate import InformationState
 from sueca.match import Match
+from sueca.rules import Rules
 from sueca.scoring import HandResult
 from sueca.state import IllegalMoveError, State
 
@@ -105,7 +107,7 @@ class Referee:
     # ---- the match -----------------------------------------------------------------------
 
     @property
-    def rules(self):  # type: ignore[no-untyped-def]
+    def rules(self) -> Rules:
         return self.match.rules
 
     def start(self) -> None:
@@ -193,6 +195,8 @@ class Referee:
             self._end(state, rescore=True)  # the deal just over, denounced before the next
         elif state.is_finished():
             self._end(state)
+        elif type(action) is Play:
+            self._offer_denunciations(state)
 
     def _annul(self, state: State) -> None:
         self.match.annul_deal(state)
@@ -242,8 +246,6 @@ class Referee:
         info = state.information_state(state.to_play)
         action = decide(bot, info, strict=self.strict, where=self.where)
         self.submit(seat, action)
-        if state.plays and type(action) is Play and not state.is_finished():
-            self._offer_denunciations(state)
         return action
 
     def _offer_denunciations(self, state: State) -> None:

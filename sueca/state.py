@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 from sueca.actions import Action, Bid, Call, Denounce, Denunciation, Phase, Play, Redeal
 from sueca.auction import (
-    MAX_BID,
     PASS,
     Contract,
     bid_error,
@@ -48,7 +47,7 @@ from sueca.cards import (
 )
 from sueca.deal import Deal
 from sueca.redeal import redeal_error, redeal_order
-from sueca.rules import Rules
+from sueca.rules import MAX_BID, Rules
 from sueca.trick import PlayTables, Trick, play_tables, seats_of_plays
 
 if TYPE_CHECKING:
