@@ -25,7 +25,6 @@ from sueca.bots.bidding import choose_bid, choose_call
 from sueca.cards import (
     Card,
     CardMask,
-    card_points,
     card_rank,
     card_suit,
     mask_cards,
@@ -78,6 +77,10 @@ class _View:
         self.opponents = list(opponents)
         # Cards that may still beat ours: in nobody's known hand of ours, not yet played.
         self.outside = ((1 << rules.deck_size) - 1) & ~info.played & ~info.hand
+        self.points = rules.card_points  # the rules' (a Maria de Copas bonus included)
+
+    def card_points(self, card: Card) -> int:
+        return self.points[card]
 
     # ---- knowledge ---------------------------------------------------------------------
 
@@ -104,7 +107,7 @@ class _View:
         trick = self.info.current_trick()
         index = winning_index(trick.cards, self.trump)
         return (trick.cards[index], trick.seat_of(index, self.info.rules.players),
-                sum(card_points(c) for c in trick.cards))
+                sum(self.card_points(c) for c in trick.cards))
 
     def still_to_play(self) -> list[int]:
         info = self.info
@@ -125,11 +128,11 @@ class _View:
             return card, "long in trumps with the ace or seven: draw the opponents' trumps"
         cashable = [
             c for c in legal
-            if card_suit(c) != self.trump and self.is_master(c) and card_points(c) >= 10
+            if card_suit(c) != self.trump and self.is_master(c) and self.card_points(c) >= 10
             and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)
         ]
         if cashable:
-            card = max(cashable, key=card_points)
+            card = max(cashable, key=self.card_points)
             return card, "the master of its suit, and no opponent is known to ruff it"
         for partner in self.partners:
             side = [
@@ -140,7 +143,7 @@ class _View:
             if side:
                 return min(side, key=card_rank), "partner is void in this suit and can ruff"
         side = [c for c in legal if card_suit(c) != self.trump]
-        safe = [c for c in side if card_points(c) == 0]
+        safe = [c for c in side if self.card_points(c) == 0]
         if safe:
             # From the longest side suit, lowest first: keeps honours guarded.
             length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
@@ -148,7 +151,7 @@ class _View:
             return card, "a blank card from a long suit: give nothing away"
         if side:
             # Only honours left in side suits: lead the one least likely to be caught.
-            card = max(side, key=lambda c: (self.is_master(c), -card_points(c)))
+            card = max(side, key=lambda c: (self.is_master(c), -self.card_points(c)))
             return card, "no blank cards left: lead the safest honour"
         return min(legal, key=card_rank), "only trumps left: lead the lowest"
 
@@ -171,7 +174,7 @@ class _View:
             if not safe and len(later_opponents) >= MANY_LATER_OPPONENTS:
                 safe = self.hold_chance(best, later_opponents) >= SURE_ENOUGH
             if safe:
-                card = max(legal, key=lambda c: (card_points(c) if card_suit(c) != self.trump
+                card = max(legal, key=lambda c: (self.card_points(c) if card_suit(c) != self.trump
                                                  else -1, -card_rank(c)))
                 return card, "partner has this trick: feed it points"
             return self.cheapest(legal), "partner is winning but may be beaten: play low"
@@ -184,25 +187,25 @@ class _View:
                 else self.is_master(c) and not any(self.may_ruff(o, led) for o in later_opponents)
             )
         ]
-        if holding and (points > 0 or card_points(min(holding, key=card_points)) == 0
+        if holding and (points > 0 or self.card_points(min(holding, key=self.card_points)) == 0
                         or not later_opponents):
-            card = min(holding, key=lambda c: (card_points(c), card_rank(c)))
+            card = min(holding, key=lambda c: (self.card_points(c), card_rank(c)))
             return card, "win the trick with the cheapest card that holds it"
         if len(later_opponents) >= MANY_LATER_OPPONENTS and winners:
             # Many opponents to come: no card is sure, so take the likeliest cheap winner when
             # the trick is worth it (the seats to come add points too).
             likely = [c for c in winners
                       if self.hold_chance(c, later_opponents) >= LIKELY_HOLD
-                      and (card_points(c) == 0 or points + card_points(c) >= 10
+                      and (self.card_points(c) == 0 or points + self.card_points(c) >= 10
                            or card_suit(c) != self.trump)]
             if likely:
-                card = min(likely, key=lambda c: (card_suit(c) == self.trump, card_points(c),
+                card = min(likely, key=lambda c: (card_suit(c) == self.trump, self.card_points(c),
                                                   card_rank(c)))
                 return card, "many seats still to play: the cheapest card likely to hold"
         if winners and not later_opponents:
-            card = min(winners, key=lambda c: (card_suit(c) == self.trump, card_points(c),
+            card = min(winners, key=lambda c: (card_suit(c) == self.trump, self.card_points(c),
                                                card_rank(c)))
-            if points + card_points(card) >= 4 or card_points(card) == 0:
+            if points + self.card_points(card) >= 4 or self.card_points(card) == 0:
                 return card, "last to play: take the points"
         return self.cheapest(legal), "the opponents have this trick: give them nothing"
 
@@ -234,7 +237,7 @@ class _View:
         length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
         return min(legal, key=lambda c: (
             card_suit(c) == self.trump,
-            card_points(c),
+            self.card_points(c),
             -length[card_suit(c)],
             card_rank(c),
         ))
