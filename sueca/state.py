@@ -120,6 +120,7 @@ class State:
         "_next_seat",
         "_points",
         "_prev_seat",
+        "_proven",
         "_suit_mask_of",
         "_t",
         "_trick_points",
@@ -174,6 +175,7 @@ class State:
         # trump), known to the referee alone, and every denunciation made this deal.
         self.revokes: list[int] = []
         self.denunciations: list[Denunciation] = []
+        self._proven: Denunciation | None = None  # the correct one, which ended the deal
         if rules.bidding:
             self.trump = -1  # the called card decides it (see ``call``)
             trump = 0  # provisional tables, replaced at the call
@@ -215,7 +217,7 @@ class State:
         whether it wants a new deal), ``redealt`` (one did: the deal is annulled), ``play`` or
         ``over`` (every trick taken, or a revoke proven)."""
         if self._auction:
-            if self.proven is not None:
+            if self._proven is not None:
                 return PHASE_OVER
             if not self.rules.bidding:
                 return PHASE_REDEAL if self.redeal_by is None else PHASE_REDEALT
@@ -339,10 +341,7 @@ class State:
     @property
     def proven(self) -> Denunciation | None:
         """The correct denunciation that ended the deal, if one did."""
-        denunciations = self.denunciations
-        if denunciations and denunciations[-1].correct:
-            return denunciations[-1]
-        return None
+        return self._proven
 
     def revoked_by(self, side: int) -> bool:
         """Whether a player of ``side`` has revoked this deal so far (the referee's fact: no
@@ -377,6 +376,7 @@ class State:
         found = Denunciation(len(self.plays), seat, self.revoked_by(1 - self.teams[seat]))
         self.denunciations.append(found)
         if found.correct:
+            self._proven = found
             self._auction = True  # nothing more is played: the deal is over
         return found
 
@@ -685,7 +685,7 @@ class State:
 
     def is_finished(self) -> bool:
         """Whether the deal is over: every trick taken, or (renuncia) a revoke proven."""
-        return len(self.trick_winners) == self.tricks_total or self.proven is not None
+        return len(self.trick_winners) == self.tricks_total or self._proven is not None
 
     @property
     def trick(self) -> list[Card]:
