@@ -7,6 +7,7 @@ import random
 import pytest
 from core_support import RULE_SETS, SWEEP
 
+from sueca.actions import Bid, Call, Play
 from sueca.arena import play_deal, run_duplicate
 from sueca.arena.play import play_out
 from sueca.bots import BOTS, Bot, IsmctsBot, PimcBot, make_bot
@@ -161,18 +162,19 @@ def test_one_policy_for_a_bots_illegal_answer(caplog: pytest.LogCaptureFixture) 
     info = state.information_state(state.to_play)
     with pytest.raises(BotError, match=r"cheater.*seat 0.*a bid is 61 to 120"):
         decide(Cheater(), info)
-    assert decide(Cheater(), info, strict=False, where="table T") == 0
+    assert decide(Cheater(), info, strict=False, where="table T") == Bid(0)
     assert "table T: bot 'cheater' at seat 0" in caplog.text
     for _ in range(5):
-        state.bid(0)
+        state.apply(state.to_play, Bid(0))
     calling = state.information_state(state.to_play)
-    assert decide(Cheater(), calling, strict=False) == Bot.call(Cheater(), calling)
-    state.call(decide(Cheater(), calling, strict=False))
+    assert decide(Cheater(), calling, strict=False) == Call(Bot.call(Cheater(), calling))
+    state.apply(state.to_play, decide(Cheater(), calling, strict=False))
     playing = state.information_state(state.to_play)
     with pytest.raises(BotError, match="is not a legal card"):
         decide(Cheater(), playing)
-    assert decide(Cheater(), playing, strict=False) == playing.legal_moves()[0]
-    assert decide(Cheater(explode=True), playing, strict=False) == playing.legal_moves()[0]
+    assert decide(Cheater(), playing, strict=False) == Play(playing.legal_moves()[0])
+    assert decide(Cheater(explode=True), playing, strict=False) == Play(
+        playing.legal_moves()[0])
     with pytest.raises(RuntimeError, match="boom"):
         decide(Cheater(explode=True), playing)
 

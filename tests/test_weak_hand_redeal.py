@@ -14,6 +14,7 @@ from core_support import snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sueca.actions import Redeal
 from sueca.arena.play import play_match, run_duplicate
 from sueca.bots import make_bot
 from sueca.bots.base import Bot, BotError, decide
@@ -279,8 +280,8 @@ def test_decide_refuses_an_ask_from_a_strong_hand_or_keeps_for_it() -> None:
     info = state.information_state(1)
     with pytest.raises(BotError, match="seat 1"):
         decide(AlwaysAsks(1), info)
-    assert decide(AlwaysAsks(1), info, strict=False) == 0
-    assert decide(HeuristicBot(1), info) == 0
+    assert decide(AlwaysAsks(1), info, strict=False) == Redeal(False)
+    assert decide(HeuristicBot(1), info) == Redeal(False)
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "random", "pimc:worlds=2:nodes=2000"])
