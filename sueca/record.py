@@ -1,17 +1,19 @@
 """Game records (RECORD.md): read, write, replay and check.
 
 A record is JSON: the rules, the first dealer, and each deal's hands, turned trump card and
-plays. :func:`loads` turns text into a :class:`GameRecord` (or raises :class:`RecordFormatError`
-when it is not a record at all); :func:`check` replays it under the rules and returns exactly
-the ``sueca check --json`` document of RECORD.md.
+plays (at a ``renuncia`` table also its revokes and denunciations). :func:`loads` turns text
+into a :class:`GameRecord` (or raises :class:`RecordFormatError` when it is not a record at
+all); :func:`replay` plays it again through a :class:`~sueca.referee.Referee` with nobody
+seated, submitting each recorded move as the seat the referee asks, the one path every table's
+moves take; :func:`check` returns exactly the ``sueca check --json`` document of RECORD.md.
 
 >>> import random
->>> from sueca.rules import STANDARD
+>>> from sueca.bots import make_bot
 >>> from sueca.match import Match
->>> match = Match(STANDARD, first_dealer=2)
->>> state = match.new_deal(random.Random(3))
->>> while not state.is_finished():
-...     state.push(state.legal_moves()[-1])
+>>> from sueca.referee import Referee
+>>> from sueca.rules import STANDARD
+>>> bots = [make_bot("random", seed=seat) for seat in range(4)]
+>>> state = Referee(Match(STANDARD, first_dealer=2), bots, rng=random.Random(3)).play_deal()
 >>> record = GameRecord.from_states(STANDARD, 2, [state])
 >>> report = check(loads(dumps(record)))
 >>> report["valid"], sum(report["deals"][0]["points"]), len(report["deals"][0]["tricks"])
@@ -26,11 +28,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sueca.actions import Action, AskCard, AskRedeal, Bid, Call, Denounce, Phase, Play, Redeal
 from sueca.cards import (
     DECK_SIZE,
     SUIT_LETTERS,
+    Card,
     CardParseError,
     card_name,
+    format_cards,
     format_mask,
     held_copy,
     parse_card,
@@ -38,7 +43,7 @@ from sueca.cards import (
 from sueca.deal import Deal, DealError, number_copies
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.match import Match
-from sueca.redeal import hand_points, redeal_order
+from sueca.referee import Referee
 from sueca.rules import Rules, RulesError
 from sueca.state import IllegalMoveError, State
 
@@ -62,6 +67,11 @@ class DealRecord:
     # ``asked_by`` and no plays), and in such an entry the seat that asked for a new deal.
     redeals: list[DealRecord] | None = None
     asked_by: Any = None
+    # renuncia: the indexes in ``plays`` of the cards that failed to follow suit (or to trump),
+    # and every denunciation in the order made, each ``{"after": cards played before it,
+    # "seat": s, "correct": b}``. ``None`` where the record has none (nothing is written).
+    revokes: list[Any] | None = None
+    denunciations: list[Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dealer": self.dealer, "hands": self.hands}
@@ -78,6 +88,10 @@ class DealRecord:
         if self.redeals is not None:  # an empty list written by another program stays
             out["redeals"] = [r.to_json() for r in self.redeals]
         out["plays"] = self.plays
+        if self.revokes is not None:
+            out["revokes"] = self.revokes
+        if self.denunciations is not None:
+            out["denunciations"] = self.denunciations
         out.update(self.extra)
         return out
 
@@ -143,6 +157,9 @@ class DealRecord:
             called_card=(
                 card_name(state.contract.called_card) if state.contract is not None else None
             ),
+            revokes=list(state.revokes) or None,
+            denunciations=[{"after": d.after, "seat": d.seat, "correct": d.correct}
+                           for d in state.denunciations] or None,
         )
 
 
@@ -192,8 +209,9 @@ class GameRecord:
         return out
 
 
-_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card", "redeals")
-_DEAL_KEYS_WITHOUT_REDEALS = tuple(k for k in _DEAL_KEYS if k != "redeals")
+_DEAL_KEYS = ("dealer", "hands", "trump_card", "plays", "bids", "called_card")
+_REDEAL_DEAL_KEYS = ("redeals",)  # weak_hand_redeal's
+_RENUNCIA_KEYS = ("revokes", "denunciations")  # renuncia's
 _REDEAL_KEYS = ("dealer", "hands", "trump_card", "asked_by")
 
 
@@ -234,12 +252,14 @@ def from_json(data: Any) -> GameRecord:
         missing = [k for k in required if k not in item]
         if missing:
             raise RecordFormatError(f"deal {index} has no {missing[0]!r}")
-        for key in ("plays", "bids"):
+        # ``redeals`` is ours only where the rules play weak_hand_redeal, ``revokes`` and
+        # ``denunciations`` where they play renuncia: elsewhere they are some other writer's
+        # fields, kept and ignored like any unknown one.
+        ours = (*_DEAL_KEYS, *(_REDEAL_DEAL_KEYS if parsed.weak_hand_redeal else ()),
+                *(_RENUNCIA_KEYS if parsed.renuncia else ()))
+        for key in ("plays", "bids", *(_RENUNCIA_KEYS if parsed.renuncia else ())):
             if not isinstance(item.get(key, []), list):
                 raise RecordFormatError(f"deal {index}: {key!r} must be a list")
-        # ``redeals`` is ours only where the rules play weak_hand_redeal: elsewhere it is some
-        # other writer's field, kept and ignored like any unknown one.
-        ours = _DEAL_KEYS if parsed.weak_hand_redeal else _DEAL_KEYS_WITHOUT_REDEALS
         extra = {k: v for k, v in item.items() if k not in ours}
         redeals = None
         if "redeals" in item and parsed.weak_hand_redeal:
@@ -247,6 +267,8 @@ def from_json(data: Any) -> GameRecord:
         deals.append(DealRecord(
             item["dealer"], item["hands"], item.get("trump_card"), item.get("plays", []), extra,
             bids=item.get("bids"), called_card=item.get("called_card"), redeals=redeals,
+            revokes=item.get("revokes") if parsed.renuncia else None,
+            denunciations=item.get("denunciations") if parsed.renuncia else None,
         ))
     first_dealer = data.get("first_dealer", deals[0].dealer if deals else 0)
     top = ("rules", "first_dealer", "players", "deals",
@@ -313,13 +335,19 @@ class Replay:
 
 
 def replay(record: GameRecord) -> Replay:
-    """Play a record through the rules, stopping at the first illegal or malformed thing."""
+    """Play a record through the rules, stopping at the first illegal or malformed thing.
+
+    A :class:`~sueca.referee.Referee` with nobody seated plays it: each recorded move is
+    submitted as the seat the referee asks (the dummy's partner for its cards), so a record
+    is checked by the very path a table's moves take, and the referee scores and annuls the
+    deals as a table would (a late denunciation scores its deal again)."""
     rules = record.parsed_rules()
     first = record.first_dealer
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
         error = {"deal": 0, "play": None, "reason": f"first_dealer {first!r} is not a seat"}
         return Replay(rules, Match(rules, 0), [], error, [], [])
     match = Match(rules, first_dealer=first)
+    referee = Referee(match, [None] * rules.players, where="record")
     states: list[State] = []
     results: list[dict[str, Any]] = []
     dealt: list[State] = []
@@ -343,7 +371,7 @@ def replay(record: GameRecord) -> Replay:
             return entry
 
         for number, redealt in enumerate(deal_record.redeals or ()):
-            problem = _replay_redeal(match, redealt, annulled, dealt)
+            problem = _replay_redeal(referee, redealt, annulled, dealt)
             if problem:
                 return fail(index, None, f"redeal {number}: {problem}")
         try:
@@ -352,31 +380,20 @@ def replay(record: GameRecord) -> Replay:
                 raise DealError(
                     f"seat {deal.dealer} deals, but the deal has passed to seat {match.dealer}"
                 )
-            state = match.start_deal(deal)
+            state = referee.deal(deal)
         except DealError as error:
             return fail(index, None, str(error))
         states.append(state)
         dealt.append(state)
-        while deal_record.plays and state.phase == "redeal":
-            # A card was played: every seat kept its hand. (A deal with no card played yet
-            # waits for the answers, as it did when it was saved.)
-            state.answer_redeal(False)
-        auction_error = _replay_auction(state, deal_record)
-        if auction_error:
+        scored = _Score.of(match)
+        found = _replay_deal(referee, deal_record)
+        if found is not None:
+            # A deal in error is reported as it stood, unscored, even where its last card (or
+            # a proven revoke) had let the referee score it before the bad move came.
+            scored.restore(match)
             results.append(report(state, None))
-            return fail(index, None, auction_error)
-        for play_index, token in enumerate(deal_record.plays):
-            try:
-                if not isinstance(token, str):
-                    raise CardParseError(f"not a card: {token!r}")
-                card = parse_card(token)
-                if state.is_finished():
-                    raise IllegalMoveError("the hand is over: no card may be played", "hand_over")
-                state.push(held_copy(state.hands[state.to_play], card))
-            except (CardParseError, IllegalMoveError) as error:
-                results.append(report(state, None))
-                return fail(index, play_index, str(error))
-        result = match.finish_deal(state) if state.is_finished() else None
+            return fail(index, *found)
+        result = match.results[-1] if state.is_finished() else None
         results.append(report(state, result.game_points if result else None))
     # A pending redeal comes after the last deal: its errors name that deal (``error.deal``
     # indexes ``deals``), or deal 0 when the record has none yet.
@@ -389,18 +406,45 @@ def replay(record: GameRecord) -> Replay:
         if states and not states[-1].is_finished():
             return fail(last, None, "this deal is unfinished, but a new deal was asked "
                                     "for after it")
-        problem = _replay_redeal(match, redealt, pending, dealt)
+        problem = _replay_redeal(referee, redealt, pending, dealt)
         if problem:
             return fail(last, None, f"pending redeal {number} (after this deal): {problem}")
     return Replay(rules, match, states, None, results, dealt, pending)
 
 
-def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, Any]],
+@dataclass(frozen=True)
+class _Score:
+    """The match's score before a deal, to put back when that deal turns out to be in error."""
+
+    score: list[int]
+    carry: int
+    winner: int | None
+    results: int
+
+    @classmethod
+    def of(cls, match: Match) -> _Score:
+        return cls(list(match.score), match.carry, match.winner, len(match.results))
+
+    def restore(self, match: Match) -> None:
+        match.score, match.carry, match.winner = list(self.score), self.carry, self.winner
+        del match.results[self.results:]
+
+
+def _submit(referee: Referee, action: Action) -> None:
+    """Submit ``action`` as the seat the referee asks now (a dummy's partner for its cards):
+    a record says what was played, not who sat where."""
+    state = referee.state
+    assert state is not None
+    referee.submit(referee.rules.controller_of(state.to_play), action)
+
+
+def _replay_redeal(referee: Referee, redealt: DealRecord, reports: list[dict[str, Any]],
                    dealt: list[State]) -> str | None:
     """Replay a deal annulled by a seat asking for a new deal: every seat before the asker
     kept, then the asker asked (refused unless his hand was weak enough). Its ``sueca check``
     entry goes to ``reports``; the first problem is returned."""
-    rules = match.rules
+    rules = referee.rules
+    match = referee.match
     if not rules.weak_hand_redeal:
         return "a deal annulled by a redeal, but the rules do not play weak_hand_redeal"
     asked = redealt.asked_by
@@ -413,31 +457,75 @@ def _replay_redeal(match: Match, redealt: DealRecord, reports: list[dict[str, An
                 f"seat {deal.dealer} deals, but the deal is seat {match.dealer}'s (after an "
                 "annulled deal the same dealer deals again)"
             )
-        state = match.start_deal(deal)
+        state = referee.deal(deal)
     except DealError as error:
         return str(error)
-    for seat in redeal_order(rules, state.first_leader):
-        if seat == asked:
+    while True:  # the seats before the asker kept their hands
+        now = referee.asked()
+        assert now is not None and type(now[1]) is AskRedeal  # keeping is always allowed
+        question = now[1]
+        if question.seat == asked:
             break
-        state.answer_redeal(False, seat)
+        referee.submit(now[0], Redeal(False))
     try:
-        state.answer_redeal(True, asked)
-    except IllegalMoveError as error:
+        referee.submit(now[0], Redeal(True))
+    except ValueError as error:  # a hand not weak enough; the same annulled deal listed twice
         match.deals.pop()  # the deal is not in play: the match stays as it was
         return str(error)
-    try:
-        match.annul_deal(state)
-    except ValueError as error:  # e.g. the same annulled deal listed twice
-        match.deals.pop()
-        return str(error)
     dealt.append(state)
-    reports.append({"dealer": deal.dealer, "asked_by": asked,
-                    "points": hand_points(rules, deal.hands[asked])})
+    reports.append({"dealer": deal.dealer, "asked_by": asked, "points": question.points})
     return None
 
 
-def _replay_auction(state: State, deal_record: DealRecord) -> str | None:
-    """Feed a bidding table's recorded bids and called card to ``state``; the first problem."""
+def _replay_deal(referee: Referee, deal_record: DealRecord) -> tuple[int | None, str] | None:
+    """Submit a deal's recorded moves to the referee, its deal just dealt: the redeal answers,
+    the auction, then the cards with the denunciations among them. The first problem, as the
+    index in ``plays`` of the card at fault (``None`` for the deal itself) and the reason."""
+    state = referee.state
+    assert state is not None
+    while deal_record.plays and state.phase == Phase.REDEAL:
+        # A card was played: every seat kept its hand. (A deal with no card played yet
+        # waits for the answers, as it did when it was saved.)
+        _submit(referee, Redeal(False))
+    problem = _replay_auction(referee, deal_record)
+    if problem:
+        return None, problem
+    plays = deal_record.plays
+    revokes, problem = _listed_revokes(deal_record.revokes, len(plays))
+    if problem:
+        return None, problem
+    denunciations, problem = _listed_denunciations(deal_record.denunciations, len(plays),
+                                                   referee.rules)
+    if problem:
+        return None, problem
+    made = 0  # denunciations submitted
+    for play_index, token in enumerate(plays):
+        while made < len(denunciations) and denunciations[made][0] == play_index:
+            problem = _denounce(referee, made, *denunciations[made])
+            if problem:
+                return None, problem
+            made += 1
+        try:
+            if not isinstance(token, str):
+                raise CardParseError(f"not a card: {token!r}")
+            card = parse_card(token)
+            problem = _revoke_problem(referee, play_index, card, play_index in revokes)
+            if problem:
+                return play_index, problem
+            _submit(referee, Play(card))
+        except (CardParseError, IllegalMoveError) as error:
+            return play_index, str(error)
+    for number in range(made, len(denunciations)):  # made after the last card recorded
+        problem = _denounce(referee, number, *denunciations[number])
+        if problem:
+            return None, problem
+    return None
+
+
+def _replay_auction(referee: Referee, deal_record: DealRecord) -> str | None:
+    """Submit a bidding table's recorded bids and called card; the first problem."""
+    state = referee.state
+    assert state is not None
     if not state.rules.bidding:
         if deal_record.bids is not None or deal_record.called_card is not None:
             return "bids and a called card belong to a bidding table only"
@@ -445,28 +533,118 @@ def _replay_auction(state: State, deal_record: DealRecord) -> str | None:
     bids = deal_record.bids if deal_record.bids is not None else []
     for number, value in enumerate(bids):
         try:
-            state.bid(value)
+            _submit(referee, Bid(value))
         except IllegalMoveError as error:
             return f"bid {number}: {error}"
     if deal_record.called_card is None:
-        if state.phase == "calling" and deal_record.plays:
+        if state.phase == Phase.CALLING and deal_record.plays:
             return "the declarer's called card is missing"
-        if state.phase == "bidding" and deal_record.plays:
+        if state.phase == Phase.BIDDING and deal_record.plays:
             return f"{len(bids)} bids recorded, but every one of {state.players} players bids"
         return None
-    if state.phase != "calling":
+    if state.phase != Phase.CALLING:
         return f"a card is called, but only {len(bids)} of {state.players} players have bid"
     try:
-        state.call(parse_card(str(deal_record.called_card)))
+        _submit(referee, Call(parse_card(str(deal_record.called_card))))
     except (CardParseError, IllegalMoveError) as error:
         return f"called_card: {error}"
     return None
 
 
+# ---- renúncia: revokes and denunciations ----------------------------------------------------
+
+
+def _listed_revokes(listed: list[Any] | None, plays: int) -> tuple[set[int], str | None]:
+    """The play indexes a deal's ``revokes`` lists, or the problem with them."""
+    out: set[int] = set()
+    for entry in listed or ():
+        if type(entry) is not int or entry < 0:
+            return out, f"'revokes' must list indexes in 'plays', not {entry!r}"
+        if entry >= plays:
+            return out, f"'revokes' lists play {entry}, but the deal has {plays} plays"
+        if entry in out:
+            return out, f"'revokes' lists play {entry} twice"
+        out.add(entry)
+    return out, None
+
+
+def _listed_denunciations(listed: list[Any] | None, plays: int, rules: Rules
+                          ) -> tuple[list[tuple[int, int, bool]], str | None]:
+    """A deal's ``denunciations`` as (after, seat, correct), or the problem with them."""
+    out: list[tuple[int, int, bool]] = []
+    for number, entry in enumerate(listed or ()):
+        where = f"denunciation {number}"
+        if not isinstance(entry, dict):
+            return out, (f"{where} must be an object such as "
+                         '{"after": 13, "seat": 1, "correct": true}')
+        after, seat, correct = entry.get("after"), entry.get("seat"), entry.get("correct")
+        if type(after) is not int or after < 0:
+            return out, (f"{where}: 'after' must be how many cards were played before it, "
+                         f"not {after!r}")
+        if after > plays:
+            return out, f"{where} comes after {after} cards, but the deal has {plays} plays"
+        if out and after < out[-1][0]:
+            return out, (f"{where} comes after {after} cards, but the one before it after "
+                         f"{out[-1][0]}: they are listed in the order made")
+        if type(seat) is not int or not 0 <= seat < rules.players:
+            return out, (f"{where}: 'seat' must be a seat from 0 to {rules.players - 1}, "
+                         f"not {seat!r}")
+        if type(correct) is not bool:
+            return out, f"{where}: 'correct' must be true or false, not {correct!r}"
+        out.append((after, seat, correct))
+    return out, None
+
+
+def _revoke_problem(referee: Referee, index: int, card: Card, listed: bool) -> str | None:
+    """Whether play ``index`` (``card``, a face) and the deal's ``revokes`` disagree: at a
+    ``renuncia`` table a card that fails to follow suit (or to trump) is played, and must be
+    listed as a revoke; a listed one must be one. Elsewhere the rules refuse such a card."""
+    asked = referee.asked() if referee.rules.renuncia else None
+    if asked is None or type(asked[1]) is not AskCard:
+        return None
+    request = asked[1]
+    face = card % DECK_SIZE
+    name = card_name(card)
+    if not listed and face in {c % DECK_SIZE for c in request.revokes}:
+        return (f"{name} is a revoke: seat {request.seat} had to play one of "
+                f"{format_cards(request.legal)}, but 'revokes' does not list play {index}")
+    if listed and face in {c % DECK_SIZE for c in request.legal}:
+        return f"'revokes' lists play {index}, but {name} follows the rules of play"
+    return None
+
+
+def _denounce(referee: Referee, number: int, after: int, seat: int, correct: bool
+              ) -> str | None:
+    """Submit a recorded denunciation; the problem when the referee refuses it or when its
+    ``correct`` is not what the hands prove."""
+    state = referee.state
+    assert state is not None
+    where = f"denunciation {number} (seat {seat}, after {after} cards)"
+    if state.may_denounce(seat):
+        side = 1 - state.teams[seat]
+        if state.revoked_by(side) != correct:
+            if correct:
+                return (f"{where} is recorded as correct, but no player of team {side} had "
+                        "revoked")
+            seats = state.played_by()
+            revoke = next(i for i in state.revokes if state.teams[seats[i]] == side)
+            return f"{where} is recorded as wrong, but team {side} had revoked (play {revoke})"
+    try:
+        referee.submit(seat, Denounce())
+    except IllegalMoveError as error:
+        return f"{where}: {error}"
+    return None
+
+
 def deal_report(state: State, game_points: Sequence[int] | None) -> dict[str, Any]:
     """One deal's entry of the ``sueca check --json`` output (RECORD.md's fields, then the
-    fields this project adds at a bidding table: each seat's card points and the contract)."""
+    fields this project adds: at a ``renuncia`` table the revokes and denunciations, at a
+    bidding table each seat's card points and the contract)."""
     report = _deal_report(state, game_points)
+    if state.rules.renuncia:
+        report["revokes"] = list(state.revokes)
+        report["denunciations"] = [{"after": d.after, "seat": d.seat, "correct": d.correct}
+                                   for d in state.denunciations]
     if state.rules.bidding:
         report["seat_points"] = list(state.seat_points)
         report["bids"] = list(state.bids)
