@@ -211,8 +211,9 @@ class Referee:
                 # Most bots do not listen: skip building their information states.
                 if bot is not None and type(bot).deal_over is not Bot.deal_over:
                     bot.deal_over(state.information_state(seat), state.deal.hands)
+            proven = state.proven  # a denunciation that has just ended the deal is scored here
             self._offer_denunciations(state)
-            if state.proven is not None:
+            if state.proven is not proven:
                 return  # a bot's denunciation ended (and scored) the deal
         result = (self.match.rescore_last(state) if rescore
                   else self.match.finish_deal(state))
