@@ -356,11 +356,13 @@ class State:
         return (self.rules.renuncia and bool(self.plays) and self.proven is None
                 and self.redeal_by is None)
 
-    def denounce(self, seat: int) -> Denunciation:
+    def denounce(self, seat: int, correct: bool | None = None) -> Denunciation:
         """``seat`` says the other side has revoked. Correct, the deal ends at once (the
         offenders lose it: :func:`sueca.scoring.score_hand`); wrong, the deal goes on and the
         other side will score the false-denunciation penalty. :class:`IllegalMoveError` where
-        the rules allow no denunciation; nothing changes then."""
+        the rules allow no denunciation; nothing changes then. ``correct`` is the outcome as
+        the referee found it, for a mirror of the deal that cannot see the hands (the bot
+        protocol's tracker, told of a denunciation); by default the hands decide."""
         if not 0 <= seat < self.players:
             raise IllegalMoveError(f"{seat!r} is not a seat", REASON_TURN)
         if not self.may_denounce(seat):
@@ -373,7 +375,9 @@ class State:
             else:
                 why = "no card has been played yet"
             raise IllegalMoveError(f"no denunciation now: {why}", REASON_DENOUNCE)
-        found = Denunciation(len(self.plays), seat, self.revoked_by(1 - self.teams[seat]))
+        if correct is None:
+            correct = self.revoked_by(1 - self.teams[seat])
+        found = Denunciation(len(self.plays), seat, correct)
         self.denunciations.append(found)
         if found.correct:
             self._proven = found
