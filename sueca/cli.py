@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sueca.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, format_mask, parse_card
+from sueca.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, parse_card
 from sueca.rules import Rules, RulesError
 
 app = typer.Typer(
@@ -177,36 +176,12 @@ def deal(
     as_json: Annotated[bool, typer.Option("--json", help="Print as a record.")] = False,
 ) -> None:
     """Shuffle and print a deal."""
-    from sueca.deal import deal_cards
-    from sueca.record import DealRecord, GameRecord, dumps
-    from sueca.state import State
+    from sueca.terminal.commands import CommandError, show_deal
 
-    table_rules = build_rules(rules, set_)
-    if not 0 <= dealer < table_rules.players:
-        raise fail(f"--dealer must be a seat from 0 to {table_rules.players - 1}")
-    dealt = deal_cards(table_rules, dealer, random.Random(seed))
-    if as_json:
-        record = GameRecord(table_rules.to_dict(), dealer,
-                            [DealRecord.from_state(State(table_rules, dealt))])
-        sys.stdout.write(dumps(record))
-        return
-    if dealt.trump_card is None:
-        console.print(f"Seed {seed}, dealer seat {dealer}; no trump card: the declarer's "
-                      "called card will name trumps")
-    else:
-        console.print(f"Seed {seed}, dealer seat {dealer}, trump card "
-                      f"{card_symbol(dealt.trump_card)}")
-    for seat, hand in enumerate(dealt.hands):
-        # A bidding table has no teams before the auction (rules.teams is empty there).
-        team = f" (team {table_rules.teams[seat]})" if table_rules.teams else ""
-        dummy = " (dummy)" if seat == table_rules.dummy else ""
-        console.print(f"  seat {seat}{team}{dummy}: {format_mask(hand, symbols=True)}")
-    dealt_mask = 0
-    for hand in dealt.hands:
-        dealt_mask |= hand
-    aside = ((1 << table_rules.deck_size) - 1) & ~dealt_mask
-    if aside:
-        console.print(f"  set aside, unseen: {format_mask(aside, symbols=True)}")
+    try:
+        show_deal(build_rules(rules, set_), seed, dealer, as_json, console)
+    except CommandError as error:
+        raise fail(str(error)) from None
 
 
 @app.command()
@@ -227,28 +202,15 @@ def simulate(
 ) -> None:
     """Bot team A against bot team B over many deals (duplicate by default; at a bidding
     table, each deal's seat rotation: docs/arena.md)."""
-    from sueca.arena import run_duplicate
-    from sueca.bots import make_bot
+    from sueca.terminal.commands import CommandError
+    from sueca.terminal.commands import simulate as simulate_deals
 
     table_rules = build_rules(rules, set_)
-    names = [b.strip() for b in bots.split(",")]
-    if len(names) != 2:
-        raise fail("--bots takes two bots, team A and team B: e.g. heuristic,random")
-    for name in names:
-        try:
-            make_bot(name, seed=0).close()  # refuse a bad spec before playing a single deal
-        except ValueError as error:
-            raise fail(str(error)) from None
-    if deals < 1:
-        raise fail("--deals must be at least 1")
     try:
-        summary = run_duplicate(table_rules, names[0], names[1], deals, seed, records, duplicate)
-    except OSError as error:  # --records names a file, or a folder we may not write to
-        raise fail(f"cannot write the records: {error}") from None
-    if as_json:
-        sys.stdout.write(json.dumps(summary.to_json()) + "\n")
-    else:
-        console.print(str(summary), markup=False)
+        simulate_deals(table_rules, [b.strip() for b in bots.split(",")], deals, seed, records,
+                       duplicate, as_json, console)
+    except CommandError as error:
+        raise fail(str(error)) from None
 
 
 @app.command()
@@ -263,89 +225,13 @@ def watch(
     save: Annotated[Path | None, typer.Option(help="Save the match record here.")] = None,
 ) -> None:
     """Watch a whole bot match, printed trick by trick."""
-    from sueca.arena import play_match
-    from sueca.auction import bidding_order
-    from sueca.bots import make_bot
-    from sueca.match import Match
-    from sueca.record import GameRecord, dumps
-    from sueca.state import State
+    from sueca.terminal.commands import CommandError
+    from sueca.terminal.commands import watch as watch_match
 
-    table_rules = build_rules(rules, set_)
-    names = [b.strip() for b in bots.split(",")]
-    if len(names) == 1:
-        names *= table_rules.players
-    if len(names) != table_rules.players:
-        raise fail(f"--bots takes one bot or {table_rules.players}")
-    rng = random.Random(seed)
     try:
-        players = [make_bot(name, seed=rng.getrandbits(32)) for name in names]
-    except ValueError as error:
+        watch_match(build_rules(rules, set_), bots, seed, save, console)
+    except CommandError as error:
         raise fail(str(error)) from None
-
-    n = table_rules.players
-
-    def on_play(state: State, seat: int, card: int) -> None:
-        if len(state.plays) == 1:
-            header = f"\n[bold]Deal {len(match_states) + 1}[/bold]: seat {state.deal.dealer} deals"
-            contract = state.contract
-            if contract is None:
-                assert state.deal.trump_card is not None
-                console.print(f"{header}, trump card {card_symbol(state.deal.trump_card)}")
-            else:
-                # The bids and the called card are public; its holder is not (he shows himself
-                # by playing it).
-                order = bidding_order(table_rules, state.deal.dealer)
-                bids = ", ".join(f"{s}:{b or 'pass'}" for s, b in zip(order, state.bids,
-                                                                      strict=True))
-                console.print(f"{header}; bids {bids}; seat {contract.declarer} plays for "
-                              f"{contract.target}, calling "
-                              f"{card_symbol(contract.called_card)}")
-        if state.trick_start == len(state.plays):
-            trick = state.tricks()[-1]
-            cards = "  ".join(f"{trick.seat_of(i, n)}:{card_symbol(c)}"
-                              for i, c in enumerate(trick.cards))
-            console.print(f"  trick {state.trick_number:2d}  {cards}   → seat {trick.winner} "
-                          f"takes {trick.points}")
-
-    match_states: list[State] = []
-
-    def on_deal(match: Match, state: State) -> None:
-        match_states.append(state)
-        result = match.results[-1]
-        if result.contract is not None:
-            side = [s for s in range(n) if state.teams[s] == 0]
-            console.print(
-                f"  seats {' and '.join(map(str, side))} take {result.points[0]} of "
-                f"{sum(result.points)}: the contract is {'made' if result.made else 'lost'}; "
-                f"game points {' '.join(map(str, result.game_points))}; match "
-                f"{' '.join(map(str, match.score))}")
-            return
-        console.print(f"  points {result.points[0]}–{result.points[1]}, game points "
-                      f"{result.game_points[0]}–{result.game_points[1]}; match "
-                      f"Nós {match.score[0]} – Eles {match.score[1]}")
-
-    def on_redeal(match: Match, state: State) -> None:
-        console.print(f"\nSeat {state.redeal_by} asks for a new deal (a weak hand): seat "
-                      f"{state.deal.dealer} deals again")
-
-    match, states = play_match(table_rules, players, rng, on_play=on_play, on_deal=on_deal,
-                               on_redeal=on_redeal)
-    winner = match.winner or 0
-    if table_rules.scores_per_seat:
-        console.print(f"\nSeat {winner} wins the match: "
-                      f"{' '.join(map(str, match.score))} (seat 0 first).")
-    else:
-        seats = " and ".join(str(s) for s in range(table_rules.players)
-                             if table_rules.teams[s] == winner)
-        console.print(f"\nTeam {winner} (seats {seats}) wins the match "
-                      f"{match.score[0]}–{match.score[1]}.")
-    if save is not None:
-        record = GameRecord.from_states(table_rules, match.first_dealer, states)
-        try:
-            save.write_text(dumps(record), encoding="utf-8")
-        except OSError as error:
-            raise fail(f"cannot save the record: {error}") from None
-        console.print(f"Record saved to {save}")
 
 
 TableOption = Annotated[
@@ -380,6 +266,12 @@ def play(
     open_hands: Annotated[bool, typer.Option("--open", help="Open hands (à Descoberta): all "
                                                             "hands face up, for learning.")]
     = False,
+    open_dealer: Annotated[bool, typer.Option("--open-dealer", help="À Descoberta as the "
+                                                                    "seeds tell it: the "
+                                                                    "dealer and his partner "
+                                                                    "play face up (--set "
+                                                                    "open_hands=dealer_dummy)."
+                                              )] = False,
     hints: Annotated[bool, typer.Option(help="Show the best bot's card and reason before "
                                              "you choose.")] = False,
     fast: Annotated[bool, typer.Option(help="Bots play at once, without the human pace.")]
@@ -391,24 +283,27 @@ def play(
     Input may be piped: each prompt reads one line (a card or its number, a bid)."""
     from sueca.terminal.commands import PlayOptions, exit_code, make_screen
     from sueca.terminal.commands import play as play_table
-    from sueca.terminal.table import SetupError
+    from sueca.terminal.setup import SetupError
 
     if resume:
         # A resumed match goes on with its record's table, seats and seed: an option that
         # would change them is refused rather than silently ignored.
         fixed = {"rules": "--variant/--rules", "set_": "--set", "humans": "--humans",
                  "bots": "--bots", "players": "--players", "seed": "--seed",
-                 "open_hands": "--open"}
+                 "open_hands": "--open", "open_dealer": "--open-dealer"}
         for name, flag in fixed.items():
             source = ctx.get_parameter_source(name)
             if source is not None and source.name != "DEFAULT":
                 raise fail(f"{flag} cannot change a resumed match: it goes on with the table, "
                            "seats and seed of its record (--lang, --hints, --fast, --plain "
                            "and --save may be given)")
+    if open_hands and open_dealer:
+        raise fail("--open lays every hand face up, --open-dealer the dealer's side: not both")
     options = PlayOptions(
         rules=build_rules(rules, set_), humans=humans, bots=bots,
         players=players, seed=seed, lang=lang, save=save, resume=resume,
-        open_hands=open_hands, hints=hints, fast=fast, plain=plain,
+        open_hands="dealer_dummy" if open_dealer else open_hands, hints=hints, fast=fast,
+        plain=plain,
     )
     try:
         result = play_table(options, make_screen(lang if _known_lang(lang) else "en", plain))
@@ -425,7 +320,7 @@ def replay(
 ) -> None:
     """Step through a saved record trick by trick, every hand shown (Enter, b back, q quit)."""
     from sueca.terminal.commands import make_screen, replay_file
-    from sueca.terminal.table import SetupError
+    from sueca.terminal.setup import SetupError
 
     if not _known_lang(lang):
         raise fail(f"unknown language {lang!r} (known: pt, pt-BR, en)")

@@ -268,6 +268,28 @@ _EN: Final = {
     "bad_call": "not a card: {text!r} — call a card such as AH, 7♠ or KD",
     "hint_bid_reason": "the hand is worth about {points} card points, calling {card}",
     "hint_call_reason": "with it your side should take about {points} card points",
+    # renúncia (the renuncia option): a revoke is told to nobody; a cry of renúncia to all
+    "help_renuncia": (
+        "Renúncia: at this table a card that breaks the rule of play may be typed by name; "
+        "nobody is told. r cries renúncia (a player of the other side has revoked this deal): "
+        "right, the deal ends and they lose it; wrong, the other side scores a penalty. Until "
+        "the next deal starts; at a shared screen r N cries for Player N."
+    ),
+    "denounced_right": "{seat} cries renúncia! Proven: the other side revoked, and the deal "
+                       "ends",
+    "denounced_right_you": "You cry renúncia! Proven: the other side revoked, and the deal "
+                           "ends",
+    "denounced_wrong": "{seat} cries renúncia! Wrong: nobody on the other side revoked "
+                       "({penalty} to that side)",
+    "denounced_wrong_you": "You cry renúncia! Wrong: nobody on the other side revoked "
+                           "({penalty} to that side)",
+    "deal_renuncia_us": "Deal {number}: our revoke is proven; game points {g_us} / {g_them}",
+    "deal_renuncia_them": "Deal {number}: their revoke is proven; game points {g_us} / "
+                          "{g_them}",
+    "prompt_renuncia": "The deal is over: r cries renúncia, Enter plays on (? help, q quit): ",
+    "no_denouncing": "No renúncia now: {reason}",
+    "renuncia_too_early": "no card has been played yet",
+    "renuncia_no_seat": "Player {seat} is not a person at this screen",
 }
 
 _PT: Final = {
@@ -446,6 +468,25 @@ _PT: Final = {
     "bad_call": "isso não é uma carta: {text!r} — chama por exemplo AH, 7♠ ou KD",
     "hint_bid_reason": "a mão vale uns {points} pontos, chamando o {card}",
     "hint_call_reason": "com ela o teu lado deve fazer uns {points} pontos",
+    "help_renuncia": (
+        "Renúncia: nesta mesa podes jogar pelo nome uma carta que falta à regra (não "
+        "assistir, ou não cortar); ninguém é avisado. r grita renúncia (um jogador do outro "
+        "lado renunciou nesta mão): se for verdade a mão acaba e eles perdem-na; se não, o "
+        "outro lado marca um castigo. Até começar a mão seguinte; num ecrã partilhado, r N "
+        "grita pelo Jogador N."
+    ),
+    "denounced_right": "{seat} grita renúncia! Provado: o outro lado renunciou, e a mão acaba",
+    "denounced_right_you": "Gritas renúncia! Provado: o outro lado renunciou, e a mão acaba",
+    "denounced_wrong": "{seat} grita renúncia! Falso: ninguém do outro lado renunciou "
+                       "({penalty} para esse lado)",
+    "denounced_wrong_you": "Gritas renúncia! Falso: ninguém do outro lado renunciou "
+                           "({penalty} para esse lado)",
+    "deal_renuncia_us": "Mão {number}: provada a nossa renúncia; jogos {g_us} / {g_them}",
+    "deal_renuncia_them": "Mão {number}: provada a renúncia deles; jogos {g_us} / {g_them}",
+    "prompt_renuncia": "A mão acabou: r grita renúncia, Enter segue (? ajuda, q sair): ",
+    "no_denouncing": "Agora não há renúncia: {reason}",
+    "renuncia_too_early": "ainda ninguém jogou uma carta",
+    "renuncia_no_seat": "Jogador {seat} não é uma pessoa a este ecrã",
 }
 
 # Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
@@ -551,6 +592,25 @@ _PT_BR: Final = _PT | {
     "bad_bid_pass": "{bid} não é um lance possível agora: já tem {high}, você só pode passar (0)",
     "bad_call": "isso não é uma carta: {text!r} — chame por exemplo AH, 7♠ ou KD",
     "hint_call_reason": "com ela seu lado deve fazer uns {points} pontos",
+    "help_renuncia": (
+        "Renúncia: nesta mesa você pode jogar pelo nome uma carta que quebra a regra (não "
+        "seguir o naipe, ou não cortar); ninguém é avisado. r grita renúncia (um jogador do "
+        "outro lado renunciou nesta mão): se for verdade a mão termina e eles a perdem; se "
+        "não, o outro lado marca uma multa. Até começar a mão seguinte; numa tela "
+        "compartilhada, r N grita pelo Jogador N."
+    ),
+    "denounced_right": "{seat} grita renúncia! Comprovado: o outro lado renunciou, e a mão "
+                       "termina",
+    "denounced_right_you": "Você grita renúncia! Comprovado: o outro lado renunciou, e a mão "
+                           "termina",
+    "denounced_wrong": "{seat} grita renúncia! Falso: ninguém do outro lado renunciou "
+                       "({penalty} para esse lado)",
+    "denounced_wrong_you": "Você grita renúncia! Falso: ninguém do outro lado renunciou "
+                           "({penalty} para esse lado)",
+    "deal_renuncia_us": "Mão {number}: comprovada a nossa renúncia; jogos {g_us} / {g_them}",
+    "deal_renuncia_them": "Mão {number}: comprovada a renúncia deles; jogos {g_us} / {g_them}",
+    "prompt_renuncia": "A mão terminou: r grita renúncia, Enter continua (? ajuda, q sair): ",
+    "renuncia_no_seat": "Jogador {seat} não é uma pessoa nesta tela",
 }
 
 # The reasons of the bots' explain(), as the bots word them (sueca/bots).

@@ -1,6 +1,6 @@
 """Drawing the table: with Rich at a terminal, as plain text when the input is piped.
 
-Both screens draw a :class:`~sueca.terminal.table.TableView`, which holds an information state
+Both screens draw a :class:`~sueca.terminal.view.TableView`, which holds an information state
 and never the full deal, so neither can show a card its viewer may not know (nor a side: at a
 bidding table the secret partner is drawn from the viewer's ``info.teams``, where he is ``None``
 until the called card is played).
@@ -42,7 +42,8 @@ from sueca.cards import (
 )
 from sueca.infostate import InformationState
 from sueca.terminal.i18n import Language
-from sueca.terminal.table import DISPLAY_SUITS, DUMMY, HUMAN, TableView, suit_cards
+from sueca.terminal.setup import DUMMY, HUMAN
+from sueca.terminal.view import DISPLAY_SUITS, TableView, suit_cards
 from sueca.trick import Trick
 
 CLOTH: Final = "on dark_green"

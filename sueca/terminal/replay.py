@@ -8,13 +8,17 @@ At a bidding table every position shows the whole auction, the contract and the 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sueca.actions import Action, Play
 from sueca.record import GameRecord, replay
 from sueca.scoring import HandResult
 from sueca.state import State
+from sueca.state import replay as replay_actions
 from sueca.terminal.i18n import Language
-from sueca.terminal.table import Screen, SetupError, TableView
+from sueca.terminal.setup import SetupError
+from sueca.terminal.view import Screen, TableView
 
 
 @dataclass(frozen=True)
@@ -32,21 +36,31 @@ def positions(states: list[State]) -> list[Position]:
     return out
 
 
+def until_cards(history: Sequence[tuple[int, Action]], cards: int
+                ) -> list[tuple[int, Action]]:
+    """The moves of a deal up to its first ``cards`` cards: the redeal answers (every seat
+    kept: the deal was played), the whole auction, those cards, and any cry of renúncia made
+    before the next card."""
+    out: list[tuple[int, Action]] = []
+    played = 0
+    for seat, action in history:
+        if isinstance(action, Play):
+            if played == cards:
+                break
+            played += 1
+        out.append((seat, action))
+    return out
+
+
 def position_view(record: GameRecord, states: list[State], results: list[HandResult],
                   position: Position, lang: Language) -> TableView:
     """The table at ``position``: every hand open, the trick just taken on the cloth."""
     played = states[position.deal]
-    rules = dataclasses.replace(played.rules, open_hands=True, review_tricks=True)
-    state = State(rules, played.deal)
-    while state.phase == "redeal":  # weak_hand_redeal: a deal that was played, every seat kept
-        state.answer_redeal(False)
-    for bid in played.bids:  # a bidding table: the auction is over at every position
-        state.bid(bid)
-    if played.contract is not None:
-        state.call(played.contract.called_card)
-    for card in played.plays[: position.tricks * rules.players]:
-        state.push(card)
+    # Every hand face up and every trick reviewable (no_looking_back would forbid that).
+    rules = dataclasses.replace(played.rules, open_hands=True, review_tricks=True,
+                                no_looking_back=False)
     n = rules.players
+    state = replay_actions(rules, played.deal, until_cards(played.history, position.tricks * n))
     seats = record.extra.get("seats")
     kinds = tuple(str(k) for k in seats) if isinstance(seats, list) and len(seats) == n else (
         ("",) * n)

@@ -18,7 +18,9 @@ from rich.console import Console
 from sueca.rules import STANDARD
 from sueca.terminal.i18n import language
 from sueca.terminal.render import RichScreen
-from sueca.terminal.table import Setup, Table, TableView, make_seats
+from sueca.terminal.setup import Setup, make_seats
+from sueca.terminal.table import Table
+from sueca.terminal.view import TableView
 
 SEED = 11
 WIDTH = 96

@@ -10,14 +10,16 @@ from pathlib import Path
 
 from sueca.rules import STANDARD, Rules
 from sueca.terminal.i18n import language
-from sueca.terminal.table import Setup, Table, TableView, make_seats
+from sueca.terminal.setup import Setup, make_seats
+from sueca.terminal.table import Table
+from sueca.terminal.view import TableView
 
 Answer = Callable[["Scripted", str], str | None]
 
 
 @dataclass
 class Scripted:
-    """A :class:`~sueca.terminal.table.Screen` driven by ``answer(screen, prompt)``.
+    """A :class:`~sueca.terminal.view.Screen` driven by ``answer(screen, prompt)``.
 
     ``events`` interleaves what happened, in order: ``("show", view)``, ``("say", text)``,
     ``("ask", prompt)``, ``("hide", None)``."""

@@ -14,7 +14,9 @@ from sueca.cards import card_symbol, mask_cards
 from sueca.rules import STANDARD
 from sueca.terminal.i18n import language
 from sueca.terminal.render import PlainScreen, RichScreen, plain_table, render_table, seat_position
-from sueca.terminal.table import Outcome, Setup, Table, TableView, make_seats
+from sueca.terminal.setup import Setup, make_seats
+from sueca.terminal.table import Outcome, Table
+from sueca.terminal.view import TableView
 
 PT = language("pt")
 

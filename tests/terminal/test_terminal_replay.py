@@ -11,7 +11,7 @@ from sueca.record import read, replay
 from sueca.rules import STANDARD
 from sueca.terminal.i18n import language
 from sueca.terminal.replay import positions, step_through
-from sueca.terminal.table import SetupError
+from sueca.terminal.setup import SetupError
 
 EN = language("en")
 

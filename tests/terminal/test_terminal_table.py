@@ -24,21 +24,10 @@ from sueca.record import check, read
 from sueca.rules import STANDARD, preset
 from sueca.state import IllegalMoveError, State
 from sueca.terminal.i18n import language
-from sueca.terminal.table import (
-    HUMAN,
-    ChoiceError,
-    Outcome,
-    SetupError,
-    Table,
-    TableResult,
-    TableView,
-    hand_order,
-    load_setup,
-    make_seats,
-    parse_choice,
-    parse_seat_list,
-    refusal,
-)
+from sueca.terminal.input import ChoiceError, parse_choice, refusal
+from sueca.terminal.setup import HUMAN, SetupError, load_setup, make_seats, parse_seat_list
+from sueca.terminal.table import Outcome, Table, TableResult
+from sueca.terminal.view import TableView, hand_order
 
 EN = language("en")
 SHORT = STANDARD.replace(match_target=1)  # one deal, where the whole match is not the point
@@ -136,8 +125,7 @@ def test_points_taken_are_shown_only_where_tricks_may_be_reviewed(tmp_path: Path
         screen = PlainScreen(EN, StringIO("1\n" * 400), out)
         rules = SHORT.replace(review_tricks=review)
         table, _ = make_table(tmp_path, always("1"), rules=rules, name=f"r{review}.json")
-        table.screen = screen
-        table.run()
+        Table(table.setup, screen).run()
         assert ("Card points taken" in out.getvalue()) == bool(expected)
 
 
@@ -479,6 +467,6 @@ def test_score_sheet_lore_at_the_end_of_a_match(tmp_path: Path, score: tuple[int
     table, screen = make_table(tmp_path, always("1"))
     table.match.score = list(score)
     table.match.winner = 0
-    table.announce_winner()
+    table.narrator.announce_winner(table.match)
     assert screen.said[0] == f"We win the match, {score[0]}–{score[1]}!"
     assert (screen.said[1:] == []) if lore is None else screen.said[1].startswith(lore)

@@ -5,6 +5,7 @@ their records (check, resume, replay)."""
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -21,22 +22,18 @@ from sueca.cards import (
     make_card,
     parse_card,
 )
+from sueca.actions import AskBid, Bid
+from sueca.deal import deal_cards
 from sueca.record import check, read, replay
-from sueca.rules import preset
+from sueca.rules import Rules, preset
+from sueca.state import State
 from sueca.terminal.i18n import language
 from sueca.terminal.render import RichScreen, plain_table, render_table, side_parts
 from sueca.terminal.replay import positions, step_through
-from sueca.terminal.table import (
-    Outcome,
-    Setup,
-    Table,
-    TableView,
-    hand_order,
-    lowest_bid,
-    make_seats,
-    parse_bid,
-    parse_choice,
-)
+from sueca.terminal.input import parse_bid, parse_choice
+from sueca.terminal.setup import Setup, make_seats
+from sueca.terminal.table import Outcome, Table
+from sueca.terminal.view import TableView, hand_order
 
 EN = language("en")
 ITALIANA = preset("italiana5").replace(match_target=1)  # one deal or so: the match is not the point
@@ -80,11 +77,22 @@ def test_bids_are_numbers_or_a_pass() -> None:
     assert parse_bid("-5") is None
 
 
+def lowest_asked(rules: Rules, bids: list[int]) -> int:
+    """The lowest bid the next bidder is asked for (the bid prompt's range is the request's,
+    :meth:`InformationState.request`), after ``bids``."""
+    state = State(rules, deal_cards(rules, 0, random.Random(1)))
+    for value in bids:
+        state.apply(state.to_play, Bid(value))
+    request = state.information_state(state.to_play).request()
+    assert isinstance(request, AskBid) and request.highest == 120
+    return request.lowest
+
+
 def test_the_lowest_bid_rises_over_the_highest() -> None:
-    assert lowest_bid(ITALIANA, []) == 61
-    assert lowest_bid(ITALIANA, [0, 75]) == 76
-    assert lowest_bid(ITALIANA, [120]) == 121  # only a pass is left
-    assert lowest_bid(ITALIANA.replace(bid_must_rise=False), [90]) == 61
+    assert lowest_asked(ITALIANA, []) == 61
+    assert lowest_asked(ITALIANA, [0, 75]) == 76
+    assert lowest_asked(ITALIANA, [120]) == 121  # only a pass is left
+    assert lowest_asked(ITALIANA.replace(bid_must_rise=False), [90]) == 61
 
 
 def test_a_card_named_is_the_copy_the_hand_holds() -> None:

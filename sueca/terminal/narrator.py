@@ -1,0 +1,404 @@
+"""Saying what happened at the table: referee listeners that turn events into words.
+
+A :class:`Narrator` hears each :class:`~sueca.referee.Event` of a match and tells of it: a deal
+dealt, a bid, the contract, a card played, a trick taken, a cry of *renúncia*, a deal's result,
+an annulled deal, the match's winner. :class:`TableNarrator` speaks at the terminal table, in
+the player's language, to the :class:`~sueca.terminal.view.Screen`, and draws the table between
+turns; :class:`WatchNarrator` is ``sueca watch``: a bot match, trick by trick, on a console.
+
+Whatever a narrator says of the cards it reads from an information state: the public one
+(what every seat knows), or for "you" your own. The cards of a trick it reads as the trick is
+taken, when every seat has just seen them played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from sueca.actions import AskRedeal, Bid, Phase
+from sueca.auction import PASS, bidding_order
+from sueca.cards import Card, card_face, card_symbol
+from sueca.infostate import InformationState, common_information
+from sueca.match import Match
+from sueca.referee import Event, EventKind, Referee
+from sueca.rules import Rules
+from sueca.scoring import HandResult
+from sueca.state import State
+from sueca.terminal.view import Screen, Views
+from sueca.trick import Trick, trick_points
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# The human pace: seconds after a bot's card, and after a trick is complete.
+BOT_DELAY: Final = 0.9
+TRICK_DELAY: Final = 1.6
+
+
+def public_info(state: State) -> InformationState:
+    """What every seat knows of the deal (drawn from seat 0's place): the cards and the sides
+    all of them know, and the public facts (every card played, the bids, the contract)."""
+    infos = [state.information_state(s) for s in range(state.rules.players)]
+    return common_information(infos, 0)
+
+
+def taken_trick(info: InformationState) -> Trick:
+    """The trick just completed, as the table has just seen it played: its leader, its cards in
+    play order, its winner and its points (the last trick's bonus included)."""
+    rules = info.rules
+    n = rules.players
+    cards = info.plays[-n:]
+    last = len(info.trick_winners) == rules.hand_size
+    return Trick(info.played_by()[-n], cards, info.trick_winners[-1],
+                 trick_points(rules, cards, last))
+
+
+class Narrator:
+    """A referee listener that tells of each event: the method named after its kind
+    (``played``, ``trick_taken``, ``deal_ended`` …) is called; one not written says nothing."""
+
+    def __call__(self, event: Event) -> None:
+        telling: Callable[[Event], None] | None = getattr(self, event.kind.value, None)
+        if telling is not None:
+            telling(event)
+
+
+# ---- the terminal table ----------------------------------------------------------------------
+
+
+@dataclass
+class TableNarrator(Narrator):
+    """What the terminal table says, in the player's language, as the referee plays the match;
+    after each move it draws the table as it stands between turns (hidden hands at hot-seat)."""
+
+    views: Views
+    screen: Screen
+    referee: Referee
+    # The redeal question each person was last asked, by seat: its points are said back to him
+    # alone when he asks for a new deal (nobody else learns how weak the hand was).
+    redeal_questions: dict[int, AskRedeal] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Rules:
+        return self.views.setup.rules
+
+    @property
+    def solo(self) -> int | None:
+        return self.views.setup.solo
+
+    def say(self, key: str, **values: object) -> None:
+        self.screen.say(self.views.setup.lang.text(key, **values))
+
+    def after_move(self, event: Event, pace: bool = True) -> None:
+        """Draw the table once a seat has moved: after a bot's move (with a pause after a
+        card, unless it completed the trick, which has its own), and at hot-seat after a
+        person's, for the screen is passed on next."""
+        assert event.seat is not None
+        state = event.state
+        setup = self.views.setup
+        if self.referee.decider(event.seat) is not None:
+            if not pace:
+                return
+            self.screen.show(self.views.between_turns(state))
+            if not setup.fast and state.trick:
+                self.screen.pause(BOT_DELAY)
+        elif setup.hotseat:
+            self.screen.show(self.views.between_turns(state))
+
+    # ---- the events ------------------------------------------------------------------------
+
+    def dealt(self, event: Event) -> None:
+        info = public_info(event.state)
+        names = self.views.names
+        number = len(event.match.deals)
+        dealer = names[info.dealer]
+        if info.trump_card is None:  # a bidding table: the called card will make the trump
+            self.say("deal_start_bidding", number=number, dealer=dealer)
+            return
+        lang = self.views.setup.lang
+        self.say("deal_start", number=number, dealer=dealer, card=lang.card(info.trump_card),
+                 suit=lang.suit(info.trump))
+
+    def played(self, event: Event) -> None:
+        assert event.seat is not None
+        seat = event.seat
+        info = public_info(event.state)
+        card = info.plays[-1]
+        lang = self.views.setup.lang
+        names = self.views.names
+        controller = self.rules.controller_of(seat)
+        shown = lang.card(card)
+        if seat != controller:
+            if controller == self.solo:
+                self.say("plays_dummy_you", card=shown)
+            else:
+                self.say("plays_dummy", seat=names[controller], card=shown)
+        elif seat == self.solo:
+            self.say("plays_you", card=shown)
+        else:
+            self.say("plays", seat=names[seat], card=shown)
+        contract = info.contract
+        if contract is not None and card_face(card) == card_face(contract.called_card):
+            self.partner_shown(contract.declarer, seat, card)
+        self.after_move(event)
+
+    def partner_shown(self, declarer: int, holder: int, card: Card) -> None:
+        """The called card is played: now everybody knows the sides."""
+        names = self.views.names
+        if holder == declarer:
+            key = "alone_revealed_you" if holder == self.solo else "alone_revealed"
+        elif holder == self.solo:
+            key = "partner_revealed_you"
+        elif declarer == self.solo:
+            key = "partner_revealed_yours"
+        else:
+            key = "partner_revealed"
+        self.say(key, card=self.views.setup.lang.card(card), seat=names[holder],
+                 declarer=names[declarer])
+
+    def bid(self, event: Event) -> None:
+        assert event.seat is not None and isinstance(event.action, Bid)
+        seat, value = event.seat, event.action.value
+        names = self.views.names
+        you = seat == self.solo
+        if value == PASS and you:
+            self.say("passes_you")
+        elif value == PASS:
+            self.say("passes", seat=names[seat])
+        elif you:
+            self.say("bids_you", bid=value)
+        else:
+            self.say("bids", seat=names[seat], bid=value)
+        info = public_info(event.state)
+        if info.phase == Phase.CALLING and max(info.bids) == PASS:
+            self.say("all_passed", seat=names[info.dealer])
+        self.after_move(event)
+
+    def called(self, event: Event) -> None:
+        contract = public_info(event.state).contract
+        assert contract is not None
+        lang = self.views.setup.lang
+        key = "contract_you" if contract.declarer == self.solo else "contract"
+        self.say(key, seat=self.views.names[contract.declarer], target=contract.target,
+                 card=lang.card(contract.called_card), suit=lang.suit(contract.trump))
+        self.after_move(event)
+
+    def answered(self, event: Event) -> None:
+        # A redeal answer is heard by all (the annulled deal is told of), but drawn after
+        # only where the screen passes on: a bot's answer needs no picture of its own.
+        self.after_move(event, pace=False)
+
+    def trick_taken(self, event: Event) -> None:
+        info = public_info(event.state)
+        trick = taken_trick(info)
+        winner = trick.winner if trick.winner is not None else 0
+        number = len(info.trick_winners)
+        if winner == self.solo:
+            self.say("takes_trick_you", number=number, points=trick.points)
+        else:
+            self.say("takes_trick", seat=self.views.names[winner], number=number,
+                     points=trick.points)
+        self.screen.show(self.views.between_turns(event.state))
+        if not self.views.setup.fast:
+            self.screen.pause(TRICK_DELAY)
+
+    def denounced(self, event: Event) -> None:
+        """A cry of *renúncia* and its outcome, told to everybody; never which card."""
+        assert event.seat is not None
+        seat = event.seat
+        info = public_info(event.state)
+        cry = info.denunciations[-1]
+        if cry.correct:
+            key, penalty = "denounced_right", self.rules.renuncia_penalty
+        else:
+            key, penalty = "denounced_wrong", self.rules.false_renuncia_penalty
+        if seat == self.solo:
+            key += "_you"
+        self.say(key, seat=self.views.names[seat], penalty=penalty)
+
+    def deal_ended(self, event: Event) -> None:
+        assert event.result is not None
+        result = event.result
+        match = event.match
+        number = len(match.results)
+        if result.contract is not None:
+            self.contract_done(event.state, result, number)
+        else:
+            facing = self.views.facing
+            us = self.rules.teams[facing if facing is not None else 0]
+            them = 1 - us
+            games = {"g_us": f"{result.game_points[us]:+d}",
+                     "g_them": f"{result.game_points[them]:+d}"}
+            if result.revoked_by is not None:
+                key = "deal_renuncia_us" if result.revoked_by == us else "deal_renuncia_them"
+                self.say(key, number=number, **games)
+            elif result.tie:
+                self.say("deal_tie", number=number)
+                if result.carry:
+                    self.say("deal_tie_carry", number=number, carry=result.carry)
+            else:
+                self.say("deal_result", number=number, us=result.points[us],
+                         them=result.points[them], **games)
+            score = match.score
+            self.say("match_score", us=score[us], them=score[them])
+        self.screen.show(self.views.between_turns(event.state))
+
+    def contract_done(self, state: State, result: HandResult, number: int) -> None:
+        """A bidding table's deal is over: made or failed, who the partner was (public now:
+        the called card has been played), each player's game points and the match."""
+        contract = result.contract
+        assert contract is not None
+        lang = self.views.setup.lang
+        names = self.views.names
+        teams = public_info(state).teams
+        declarer = contract.declarer
+        partner = next((s for s, side in enumerate(teams) if side == 0 and s != declarer), None)
+        if partner is not None:
+            side = lang.text("side_pair", seat=names[declarer], partner=names[partner])
+        elif None not in teams:
+            side = lang.text("side_alone", seat=names[declarer])
+        else:
+            side = names[declarer]  # the called card was never played: the partner is unknown
+        key = "contract_made" if result.made else "contract_failed"
+        self.say(key, number=number, side=side, points=result.points[0], target=contract.target)
+        self.say("game_points_seats", list=self.seat_list(result.game_points, signed=True))
+        self.say("match_score_seats", target=self.rules.match_target,
+                 list=self.seat_list(self.views.match.score))
+
+    def seat_list(self, values: Sequence[int], signed: bool = False) -> str:
+        """``You +3 · Player 1 0 · …``: one number per seat, for a per-player score."""
+        names = self.views.names
+        return " · ".join(f"{names[s]} {v:+d}" if signed and v else f"{names[s]} {v}"
+                          for s, v in enumerate(values))
+
+    def deal_annulled(self, event: Event) -> None:
+        """A seat asked for a new deal: the deal is set aside and the same dealer deals."""
+        state = event.state
+        asker = state.redeal_by
+        assert asker is not None
+        names = self.views.names
+        dealer = names[public_info(state).dealer]
+        question = self.redeal_questions.get(asker)
+        if self.rules.controller_of(asker) == self.solo and question is not None:
+            self.say("redeal_asked_you", points=question.points, dealer=dealer)
+        else:
+            self.say("redeal_asked", seat=names[asker], dealer=dealer)
+
+    def match_ended(self, event: Event) -> None:
+        self.announce_winner(event.match)
+
+    def announce_winner(self, match: Match) -> None:
+        winner = match.winner
+        score = match.score
+        if winner is None:
+            return
+        rules = self.rules
+        if rules.scores_per_seat:
+            # A bidding table: the match is won by a player.
+            if winner == self.solo:
+                self.say("match_won_you", score=score[winner])
+            else:
+                self.say("match_player_won", seat=self.views.names[winner], score=score[winner])
+            return
+        lang = self.views.setup.lang
+        if self.solo is None:
+            # Hot-seat or a table of bots: name the winning side by its seats.
+            team = lang.text("us") if winner == 0 else lang.text("them")
+            seats = "+".join(str(s) for s in range(rules.players) if rules.teams[s] == winner)
+            self.say("match_team_won", team=f"{team} ({seats})",
+                     score=f"{score[0]}–{score[1]}")
+        else:
+            us = rules.teams[self.solo]
+            key = "match_won" if winner == us else "match_lost"
+            self.say(key, us=score[us], them=score[1 - us])
+        # Score-sheet lore (RULES.md section 5), for the traditional match to 4 games.
+        if rules.scoring == "games" and rules.match_target == 4 and score[winner] >= 4:
+            final = f"{score[winner]}–{score[1 - winner]}"
+            if score[1 - winner] == 0:
+                self.say("gato", score=final)
+            elif score[1 - winner] == 1:
+                self.say("chapeu", score=final)
+
+
+# ---- sueca watch -----------------------------------------------------------------------------
+
+
+@dataclass
+class WatchNarrator(Narrator):
+    """``sueca watch``: a match of bots printed trick by trick on ``console`` (Rich markup),
+    seat numbers for names, the bids and the contract with each deal's first card."""
+
+    console: Console
+    rules: Rules
+
+    def played(self, event: Event) -> None:
+        info = public_info(event.state)
+        if len(info.plays) != 1:
+            return
+        header = (f"\n[bold]Deal {len(event.match.results) + 1}[/bold]: seat {info.dealer} "
+                  "deals")
+        contract = info.contract
+        if contract is None:
+            assert info.trump_card is not None
+            self.console.print(f"{header}, trump card {card_symbol(info.trump_card)}")
+            return
+        # The bids and the called card are public; its holder is not (he shows himself by
+        # playing it).
+        order = bidding_order(self.rules, info.dealer)
+        bids = ", ".join(f"{s}:{b or 'pass'}" for s, b in zip(order, info.bids, strict=True))
+        self.console.print(f"{header}; bids {bids}; seat {contract.declarer} plays for "
+                           f"{contract.target}, calling {card_symbol(contract.called_card)}")
+
+    def trick_taken(self, event: Event) -> None:
+        info = public_info(event.state)
+        trick = taken_trick(info)
+        n = self.rules.players
+        cards = "  ".join(f"{trick.seat_of(i, n)}:{card_symbol(c)}"
+                          for i, c in enumerate(trick.cards))
+        self.console.print(f"  trick {len(info.trick_winners):2d}  {cards}   → seat "
+                           f"{trick.winner} takes {trick.points}")
+
+    def denounced(self, event: Event) -> None:
+        cry = public_info(event.state).denunciations[-1]
+        outcome = "a revoke is proven" if cry.correct else "nobody revoked"
+        self.console.print(f"  seat {cry.seat} cries renúncia: {outcome}")
+
+    def deal_ended(self, event: Event) -> None:
+        assert event.result is not None
+        result = event.result
+        match = event.match
+        if result.contract is not None:
+            teams = public_info(event.state).teams
+            side = [s for s in range(self.rules.players) if teams[s] == 0]
+            self.console.print(
+                f"  seats {' and '.join(map(str, side))} take {result.points[0]} of "
+                f"{sum(result.points)}: the contract is {'made' if result.made else 'lost'}; "
+                f"game points {' '.join(map(str, result.game_points))}; match "
+                f"{' '.join(map(str, match.score))}")
+            return
+        self.console.print(f"  points {result.points[0]}–{result.points[1]}, game points "
+                           f"{result.game_points[0]}–{result.game_points[1]}; match "
+                           f"Nós {match.score[0]} – Eles {match.score[1]}")
+
+    def deal_annulled(self, event: Event) -> None:
+        info = public_info(event.state)
+        self.console.print(f"\nSeat {info.redeal_by} asks for a new deal (a weak hand): seat "
+                           f"{info.dealer} deals again")
+
+    def match_ended(self, event: Event) -> None:
+        match = event.match
+        winner = match.winner or 0
+        if self.rules.scores_per_seat:
+            self.console.print(f"\nSeat {winner} wins the match: "
+                               f"{' '.join(map(str, match.score))} (seat 0 first).")
+            return
+        seats = " and ".join(str(s) for s in range(self.rules.players)
+                             if self.rules.teams[s] == winner)
+        self.console.print(f"\nTeam {winner} (seats {seats}) wins the match "
+                           f"{match.score[0]}–{match.score[1]}.")
+
+
+__all__ = ["BOT_DELAY", "TRICK_DELAY", "EventKind", "Narrator", "TableNarrator",
+           "WatchNarrator", "public_info", "taken_trick"]
