@@ -124,8 +124,8 @@ def test_a_table_stopped_right_after_an_ask_resumes_with_a_fresh_deal(tmp_path: 
 
 
 def test_a_table_stopped_during_the_question_keeps_the_keeps(tmp_path: Path) -> None:
-    """The store holds the keeps (a record cannot: a deal played means every seat kept), so a
-    seat that kept cannot ask instead after a restart."""
+    """The store holds the keeps, each an action with its seat (a record cannot: a deal played
+    means every seat kept), so a seat that kept cannot ask instead after a restart."""
     db = tmp_path / "s.db"
     store = SQLiteStorage(db)
     table = human_table(store)
@@ -141,7 +141,9 @@ def test_a_table_stopped_during_the_question_keeps_the_keeps(tmp_path: Path) -> 
     store.close()
     store = SQLiteStorage(db)
     (stored,) = store.open_tables()
-    assert stored.match is not None and stored.match.redeal_kept == 2
+    assert stored.match is not None
+    keep = {"type": "redeal", "ask": False}
+    assert stored.match.deals[-1].actions == [(kept[0], keep), (kept[1], keep)]
     restored = Table.restore(stored, store, random.Random(9))
     assert restored.state is not None and restored.state.deal == dealt
     assert restored.state.redeal_answers == answers == [False, False]

@@ -91,12 +91,12 @@ def _match_summary(match: StoredMatch) -> dict[str, Any]:
         "table": match.table_id,
         "number": match.number,
         "seats": match.seats,
-        "rules": match.record.rules,
+        "rules": match.rules,
         "started": match.started,
         "finished": match.finished,
         "score": match.score,
         "winner": match.winner,
-        "deals": len(match.record.deals),
+        "deals": match.played_deals,
     }
 
 

@@ -2,25 +2,34 @@
 
 A :class:`Room` wraps one :class:`~sueca.server.tables.Table` with everything asynchronous:
 the sockets watching it (each bound to a seat by its token, or a spectator), the bots that play
-server-side (their thinking runs in a thread pool, so the event loop keeps serving every other
-table meanwhile), and the grace period after which a bot stands in for a player who dropped.
-All game changes happen on the event loop's thread, one message at a time, so a table needs no
-lock. :class:`Rooms` is the registry the web app talks to.
+server-side, and the grace period after which a bot stands in for a player who dropped. The
+room only awaits: a person's message, or a bot's decision, and submits it to the table's
+referee (:meth:`Table.submit`), which checks it, stores it and ends the deal where it ends.
+A bot decides in a thread pool, so the event loop keeps serving every other table meanwhile:
+:func:`~sueca.bots.base.decide` (the one policy for a bot's illegal answer) runs there, and its
+action is submitted back on the loop — :meth:`Referee.play_for`'s two steps, apart. All game
+changes happen on the event loop's thread, one message at a time, so a table needs no lock.
+:class:`Rooms` is the registry the web app talks to.
 
 Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
 
     {"type": "join", "token": "…"}     act for the seat this token belongs to
     {"type": "play", "card": "7H"}     play a card (RECORD.md notation; with two decks the
                                        face: the server plays the copy the hand holds)
-    {"type": "bid", "bid": 75}         bid at a bidding table (61..120, or 0 to pass)
+    {"type": "bid", "value": 75}       bid at a bidding table (61..120, or 0 to pass; pages
+                                       opened before it send "bid": 75, still taken)
     {"type": "call", "card": "AH"}     the declarer names his card (any face of the deck)
     {"type": "redeal", "ask": false}   keep the hand (true: ask for a new deal, a weak hand
                                        only; weak_hand_redeal asks every person in turn)
+    {"type": "denounce"}               renúncia! (renuncia): a player of the other side
+                                       revoked; any seat, until the next deal starts
     {"type": "next"}                   ready for the next deal
     {"type": "rematch"}                ready for a new match once this one is over
     {"type": "ping"}
 
-Server messages: ``{"type": "state", "view": …}`` after every change (see :mod:`views`),
+The moves are the actions of :func:`sueca.actions.action_from_dict`, the one wire form of every
+front-end and the protocol. Server messages: ``{"type": "state", "view": …}`` after every
+change (see :mod:`views`),
 ``{"type": "error", "code": …, "message": …}`` to the one socket whose message was refused
 (nothing changes then), ``{"type": "joined", "seat": n}`` and ``{"type": "pong"}``.
 """
@@ -40,14 +49,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sueca.bots import Bot, make_bot
+from sueca.actions import ACTION_TYPES, Action, ActionError, AskRedeal, Redeal, action_from_dict
 from sueca.bots.base import decide
-from sueca.cards import Card, CardParseError, parse_card
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
 from sueca.server.limits import TokenBucket
 from sueca.server.storage import Storage
-from sueca.server.tables import SeatConfig, Table, TableError
+from sueca.server.tables import Table, TableError
 from sueca.state import IllegalMoveError
 
 log = logging.getLogger("sueca.server")
@@ -110,22 +118,22 @@ def _error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": message})
 
 
-def _card_of(message: dict[str, Any]) -> Card:
-    """The card a ``play`` or ``call`` message names (a face: ``"7H"``)."""
-    text = message.get("card")
-    if not isinstance(text, str):
-        raise TableError("'card' must be a card such as \"7H\"", "malformed")
+def client_action(message: dict[str, Any]) -> Action:
+    """The move a client's message names (:func:`~sueca.actions.action_from_dict`). Pages
+    opened before bids were sent as ``"value"`` send ``{"type": "bid", "bid": 75}``: converted
+    here, the one place that knows the old form."""
+    if message.get("type") == "bid" and "value" not in message and "bid" in message:
+        message = {"type": "bid", "value": message["bid"]}
     try:
-        return parse_card(text)
-    except CardParseError as error:
+        return action_from_dict(message)
+    except ActionError as error:
         raise TableError(str(error), "malformed") from None
 
 
 class Room:
     """One table with its connections and its bots."""
 
-    def __init__(self, table: Table, timing: Timing, executor: Executor,
-                 bot_seed: random.Random) -> None:
+    def __init__(self, table: Table, timing: Timing, executor: Executor) -> None:
         self.table = table
         self.timing = timing
         self.executor = executor
@@ -133,8 +141,6 @@ class Room:
         self.present = [0] * len(table.seats)  # open sockets per seat
         self.away_since: list[float | None] = [None] * len(table.seats)
         self.ready: set[int] = set()
-        self._bots: dict[int, Bot] = {}
-        self._bot_seed = bot_seed
         self._driver: asyncio.Task[None] | None = None
         self._ready_event = asyncio.Event()
         self._timers: dict[int, asyncio.TimerHandle] = {}  # per seat: its grace period
@@ -234,29 +240,14 @@ class Room:
         if kind == "join":
             self._join(conn, message.get("token"))
             return
-        if kind not in ("play", "bid", "call", "redeal", "next", "rematch"):
+        if kind not in (*ACTION_TYPES, "next", "rematch"):
             raise TableError(f"unknown message type {kind!r}", "malformed")
         seat = conn.seat
         if seat is None:
             raise TableError("join a seat with its token first; spectators cannot act",
                              "not_seated")
-        if kind in ("play", "bid", "call", "redeal"):
-            if kind == "redeal":
-                ask = message.get("ask")
-                if type(ask) is not bool:
-                    raise TableError("'ask' must be true (a new deal) or false (keep the hand)",
-                                     "malformed")
-                self.table.redeal(seat, ask)
-            elif kind == "bid":
-                value = message.get("bid")
-                if type(value) is not int:
-                    raise TableError("'bid' must be a whole number of card points (61 to 120) "
-                                     "or 0 to pass", "malformed")
-                self.table.bid(seat, value)
-            elif kind == "call":
-                self.table.call(seat, _card_of(message))
-            else:
-                self.table.play(seat, _card_of(message))
+        if kind in ACTION_TYPES:
+            self.table.submit(seat, client_action(message))
             self.broadcast()
             if self.latencies is not None:
                 self.latencies.append(time.perf_counter() - received)
@@ -347,11 +338,12 @@ class Room:
                 table.deal_next()
                 self.broadcast()
             return True
-        seat = table.actor()
+        asked = table.asked()
         # The redeal question waits for every person, even one whose hand may only be kept:
         # keeping for him at once would tell everyone watching who holds a weak hand.
-        if seat is None or not self.bot_plays(seat):
+        if asked is None or not self.bot_plays(asked[0]):
             return False
+        seat, request = asked
         state = table.state
         assert state is not None
         version = table.version
@@ -362,29 +354,21 @@ class Room:
             await asyncio.sleep(pause)
         if table.version != version or not self.bot_plays(seat):
             return True  # something changed meanwhile (the player came back): look again
-        to_play = state.to_play
-        stage = state.phase
-        info = state.information_state(to_play)
-        bot = self._bot(to_play)
-        if stage == "redeal" and table.seats[seat].kind == "human":
+        standing_in = table.seats[seat].kind == "human"
+        action: Action
+        if standing_in and type(request) is AskRedeal:
             # A stand-in never asks for a new deal: an ask cannot be taken back, and the
             # absent player may come back to the hand he was dealt.
-            choice: Any = False
+            action = Redeal(False)
         else:
             # A broken or illegal bot must not stall the table: decide plays a plain choice.
-            choice = await asyncio.get_running_loop().run_in_executor(
+            bot, info = table.bot_to_move(standing_in)
+            action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
                 partial(decide, bot, info, strict=False, where=f"table {table.id}"))
         if table.version != version or not self.bot_plays(seat):
-            return True
-        if stage == "redeal":
-            table.redeal(seat, bool(choice))
-        elif stage == "bidding":
-            table.bid(seat, choice)
-        elif stage == "calling":
-            table.call(seat, choice)
-        else:
-            table.play(seat, choice)
+            return True  # a denunciation, or the player came back: look again
+        table.submit(seat, action)
         self.broadcast()
         return True
 
@@ -405,22 +389,12 @@ class Room:
             except TimeoutError:
                 return
 
-    def _bot(self, seat: int) -> Bot:
-        """The bot for a seat (a bot seat's own, or a player's stand-in), kept for the match."""
-        key = seat + 1000 * self.table.match_number
-        if key not in self._bots:
-            config: SeatConfig = self.table.seats[seat]
-            bot = make_bot(config.level, seed=self._bot_seed.getrandbits(32))
-            bot.new_match(self.table.rules, seat)
-            self._bots = {k: v for k, v in self._bots.items() if k // 1000 == key // 1000}
-            self._bots[key] = bot
-        return self._bots[key]
-
     def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
         if self._driver is not None:
             self._driver.cancel()
+        self.table.close()
 
 
 class Rooms:
@@ -460,7 +434,7 @@ class Rooms:
         return room
 
     def _add(self, table: Table) -> Room:
-        room = Room(table, self.timing, self.executor, random.Random(self.rng.getrandbits(64)))
+        room = Room(table, self.timing, self.executor)
         self.rooms[table.id] = room
         return room
 

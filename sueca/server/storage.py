@@ -3,50 +3,101 @@
 The game code talks to :class:`Storage` only, in plain data (dicts, strings, ints), so another
 backend (PostgreSQL, say) is a new class with the same methods and nothing else changes. Every
 call is synchronous and made from the event loop's thread; each one is a short transaction, so
-every card is on disk the moment it has been played and a server killed with SIGKILL loses
+every move is on disk the moment it has been made and a server killed with SIGKILL loses
 nothing (SQLite's write-ahead log, ``synchronous=NORMAL``, survives a crash of the process).
+
+A match is stored as one history: each deal as dealt (dealer, hands, turned card), and every
+move of it in order, each with the seat that made it and its action as
+:meth:`sueca.actions.Play.to_dict` and the others write it (``{"type": "play", "card": "7H"}``,
+``{"type": "bid", "value": 75}``, ``{"type": "redeal", "ask": false}``,
+``{"type": "denounce"}``). The table rebuilds itself by playing them again through the referee
+(:mod:`sueca.server.history`); a deal annulled by a redeal is a deal whose last action asks for
+a new one.
+
+The schema has a version, SQLite's ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`). A
+database written before it had one (the ``plays`` table and the ``deals.auction`` column) is
+migrated when it is opened: every stored card, bid, called card and redeal answer becomes an
+action, in one transaction, after a copy of the file is kept beside it.
 
 >>> store = SQLiteStorage(":memory:")
 >>> store.create_table("t1", {"seats": []})
 >>> mid = store.start_match("t1", {"variant": "standard"}, first_dealer=0, seats=["a", "b"])
 >>> store.add_deal(mid, 0, 0, ["AS", "2S", "3S", "4S"], "AS")
->>> store.set_auction(mid, 0, [0, 70], None)
->>> store.add_play(mid, 0, 0, "2S")
->>> [t.id for t in store.open_tables()], store.load_match(mid).record.deals[0].plays
-(['t1'], ['2S'])
->>> store.load_match(mid).record.deals[0].bids
-[0, 70]
+>>> store.add_action(mid, 0, 0, 1, {"type": "play", "card": "2S"})
+>>> [t.id for t in store.open_tables()], store.load_match(mid).deals[0].actions
+(['t1'], [(1, {'type': 'play', 'card': '2S'})])
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
-from sueca.record import DealRecord, GameRecord
+from sueca.record import GameRecord
+from sueca.server.history import LegacyDeal, StoredHistoryError, legacy_actions, record_of
+
+log = logging.getLogger("sueca.server")
+
+SCHEMA_VERSION = 1
+"""1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``)."""
+
+
+class StorageError(RuntimeError):
+    """A database this server cannot use (written by a newer version of it)."""
+
+
+@dataclass(frozen=True)
+class StoredDeal:
+    """One deal as stored: as dealt (cards by name, RECORD.md notation), and its moves in
+    order, each the seat that made it and the action's dict."""
+
+    index: int  # its row among the match's deals (annulled deals have rows too)
+    dealer: int
+    hands: list[str]
+    trump_card: str | None  # None at a bidding table
+    actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def annulled(self) -> bool:
+        """Whether a seat asked for a new deal (weak_hand_redeal): the same dealer dealt
+        again."""
+        return any(a == {"type": "redeal", "ask": True} for _, a in self.actions)
 
 
 @dataclass(frozen=True)
 class StoredMatch:
-    """One match as stored: its record so far (RECORD.md form) and how it ended."""
+    """One match as stored: its rules (a RECORD.md ``rules`` object), its deals and how it
+    ended. :attr:`record` is the RECORD.md record of it."""
 
     id: int
     table_id: str
     number: int  # 1 for a table's first match, 2 for its rematch, …
-    record: GameRecord
+    rules: dict[str, Any]
+    first_dealer: int
+    deals: list[StoredDeal]
     seats: list[str]  # the players' names, seat by seat
     started: float
     finished: float | None
     score: list[int] | None
     winner: int | None
-    # weak_hand_redeal: how many seats kept on the last deal stored while its redeal question
-    # was still open (a record holds no keeps: a deal played means every seat kept).
-    redeal_kept: int = 0
+
+    @property
+    def played_deals(self) -> int:
+        """How many deals were played (or are being played): the annulled ones aside."""
+        return sum(1 for deal in self.deals if not deal.annulled)
+
+    @cached_property
+    def record(self) -> GameRecord:
+        """The match as a RECORD.md record (its moves played again: see
+        :func:`sueca.server.history.record_of`)."""
+        return record_of(self)
 
 
 @dataclass(frozen=True)
@@ -61,7 +112,7 @@ class StoredTable:
 
 class Storage(Protocol):
     """What the server needs from a store. Implementations must make each write durable (or at
-    least crash-safe) before returning: the server acknowledges a card only after storing it."""
+    least crash-safe) before returning: the server acknowledges a move only after storing it."""
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None: ...
 
@@ -75,16 +126,10 @@ class Storage(Protocol):
         self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str | None
     ) -> None: ...
 
-    def set_auction(
-        self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
-    ) -> None: ...
+    def add_action(self, match_id: int, deal_index: int, seq: int, seat: int,
+                   action: dict[str, Any]) -> None: ...
 
-    def set_redeal(self, match_id: int, deal_index: int, kept: int,
-                   asked_by: int | None = None) -> None: ...
-
-    def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None: ...
-
-    def finish_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
+    def score_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
 
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]: ...
 
@@ -95,49 +140,51 @@ class Storage(Protocol):
     def close(self) -> None: ...
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    settings TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    first_dealer INTEGER NOT NULL,
-    seats TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    score TEXT,
-    winner INTEGER
-);
-CREATE INDEX IF NOT EXISTS matches_by_table ON matches(table_id, number);
-CREATE TABLE IF NOT EXISTS deals (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    idx INTEGER NOT NULL,
-    dealer INTEGER NOT NULL,
-    hands TEXT NOT NULL,
-    trump_card TEXT NOT NULL,
-    auction TEXT,
-    PRIMARY KEY (match_id, idx)
-);
-CREATE TABLE IF NOT EXISTS plays (
-    match_id INTEGER NOT NULL,
-    deal_idx INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    card TEXT NOT NULL,
-    PRIMARY KEY (match_id, deal_idx, seq)
-);
-"""
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        settings TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        number INTEGER NOT NULL,
+        rules TEXT NOT NULL,
+        first_dealer INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        started REAL NOT NULL,
+        finished REAL,
+        score TEXT,
+        winner INTEGER
+    )""",
+    "CREATE INDEX IF NOT EXISTS matches_by_table ON matches(table_id, number)",
+    # A bidding table turns no card: its trump_card is stored as "" (the column is older).
+    """CREATE TABLE IF NOT EXISTS deals (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        idx INTEGER NOT NULL,
+        dealer INTEGER NOT NULL,
+        hands TEXT NOT NULL,
+        trump_card TEXT NOT NULL,
+        PRIMARY KEY (match_id, idx)
+    )""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        match_id INTEGER NOT NULL,
+        deal_idx INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (match_id, deal_idx, seq)
+    )""",
+)
 
 
 class SQLiteStorage:
     """The embedded store: one SQLite file (``":memory:"`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
+        on_disk = str(path) != ":memory:"
+        if on_disk:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # The server calls in from its event loop only; Starlette's test client runs that loop
         # in another thread than the one that built the app, hence check_same_thread=False.
@@ -145,21 +192,109 @@ class SQLiteStorage:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(deals)")}
-        if "auction" not in columns:  # a database made before bidding tables
-            self._db.execute("ALTER TABLE deals ADD COLUMN auction TEXT")
+        self._open_schema(Path(path) if on_disk else None)
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
-        if str(path) != ":memory:":
+        if on_disk:
             # A checkpoint copies the log into the database and syncs it to disk, which can
             # take tens of milliseconds: do it on another connection in another thread, so a
-            # card is never kept waiting behind one (WAL lets writers go on meanwhile).
+            # move is never kept waiting behind one (WAL lets writers go on meanwhile).
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = threading.Thread(
                 target=self._checkpoint_loop, args=(str(path),), daemon=True,
                 name="sueca-checkpoint")
             self._checkpointer.start()
+
+    # ---- the schema and its migrations -------------------------------------------------------
+
+    def _version(self) -> int:
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        return int(version)
+
+    def _has_table(self, name: str) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                (name,)).fetchone() is not None
+
+    def _open_schema(self, path: Path | None) -> None:
+        """Create the schema in a new database, or bring an older one up to
+        :data:`SCHEMA_VERSION`; refuse one written by a newer server."""
+        version = self._version()
+        if version > SCHEMA_VERSION:
+            raise StorageError(f"the database has schema version {version}, newer than this "
+                               f"sueca's ({SCHEMA_VERSION}): upgrade sueca to open it")
+        if version == SCHEMA_VERSION:
+            return
+        if path is not None and self._has_table("deals"):
+            self._back_up(path, version)
+        # One transaction: another process opening the same old file waits, then finds it
+        # migrated; a failure leaves the database as it was.
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._version()  # read again under the lock
+            if version < SCHEMA_VERSION:
+                legacy = version == 0 and self._has_table("deals")
+                if legacy and not self._has_table("actions"):
+                    self._migrate_from_unversioned()
+                else:
+                    for statement in _SCHEMA:
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def _back_up(self, path: Path, version: int) -> None:
+        """Keep a copy of a database about to be migrated beside it (``VACUUM INTO``: a
+        consistent copy, whatever the write-ahead log holds)."""
+        copy = path.with_name(f"{path.name}.schema{version}.bak")
+        if copy.exists():
+            return  # a copy from an earlier attempt: the older data is already safe
+        self._db.execute("VACUUM INTO ?", (str(copy),))
+        log.info("database %s: schema %d copied to %s before migrating", path, version, copy)
+
+    def _migrate_from_unversioned(self) -> None:
+        """Schema 0 → 1: every deal's ``plays`` rows and its ``auction`` column (a bidding
+        table's bids and called card, or the redeal question's keeps and ask) become rows of
+        ``actions``, each with the seat that made it, found by playing them through the
+        referee; then the old table and column go. A match whose rows do not play (they were
+        never written by the server) keeps what plays and is logged."""
+        for statement in _SCHEMA:
+            self._db.execute(statement)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(deals)")}
+        auction = "auction" if "auction" in columns else "NULL"  # older still: no auctions
+        plays: dict[tuple[int, int], list[str]] = {}
+        if self._has_table("plays"):
+            for match_id, deal_idx, card in self._db.execute(
+                    "SELECT match_id, deal_idx, card FROM plays ORDER BY match_id, deal_idx, seq"):
+                plays.setdefault((match_id, deal_idx), []).append(card)
+        matches = self._db.execute(
+            "SELECT id, rules, first_dealer FROM matches ORDER BY id").fetchall()
+        converted = 0
+        for match_id, rules_text, first_dealer in matches:
+            deals = [LegacyDeal(idx, dealer, json.loads(hands), trump or None,
+                                json.loads(text) if text else {}, plays.get((match_id, idx), []))
+                     for idx, dealer, hands, trump, text in self._db.execute(
+                         f"SELECT idx, dealer, hands, trump_card, {auction} FROM deals"
+                         " WHERE match_id = ? ORDER BY idx", (match_id,))]
+            try:
+                moves = legacy_actions(json.loads(rules_text), first_dealer, deals)
+            except StoredHistoryError as error:
+                moves = error.converted
+                log.warning("match %d: stored moves that do not play were not migrated: %s",
+                            match_id, error)
+            for idx, actions in moves:
+                self._db.executemany(
+                    "INSERT INTO actions (match_id, deal_idx, seq, seat, action)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(match_id, idx, seq, seat, json.dumps(action))
+                     for seq, (seat, action) in enumerate(actions)])
+            converted += 1
+        self._db.execute("DROP TABLE IF EXISTS plays")
+        if "auction" in columns:
+            self._db.execute("ALTER TABLE deals DROP COLUMN auction")
+        log.info("database migrated to schema %d: %d matches' moves are actions now",
+                 SCHEMA_VERSION, converted)
 
     def _checkpoint_loop(self, path: str, every: float = 2.0) -> None:
         db = sqlite3.connect(path, isolation_level=None)
@@ -200,46 +335,29 @@ class SQLiteStorage:
     def add_deal(
         self, match_id: int, index: int, dealer: int, hands: list[str], trump_card: str | None
     ) -> None:
-        # A bidding table turns no card: stored as "" (the column predates such tables).
         self._db.execute(
             "INSERT INTO deals (match_id, idx, dealer, hands, trump_card) VALUES (?, ?, ?, ?, ?)",
             (match_id, index, dealer, json.dumps(hands), trump_card or ""),
         )
 
-    def set_auction(
-        self, match_id: int, deal_index: int, bids: list[int], called_card: str | None
-    ) -> None:
-        """A bidding table's auction so far: the bids in bidding order, the called card."""
-        auction = json.dumps({"bids": bids, "called_card": called_card})
+    def add_action(self, match_id: int, deal_index: int, seq: int, seat: int,
+                   action: dict[str, Any]) -> None:
+        """The ``seq``-th move of a deal: ``seat`` (the rules' seat: the dummy's own for its
+        cards) made ``action``."""
         self._db.execute(
-            "UPDATE deals SET auction = ? WHERE match_id = ? AND idx = ?",
-            (auction, match_id, deal_index),
+            "INSERT INTO actions (match_id, deal_idx, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
+            (match_id, deal_index, seq, seat, json.dumps(action)),
         )
 
-    def set_redeal(self, match_id: int, deal_index: int, kept: int,
-                   asked_by: int | None = None) -> None:
-        """The redeal question so far (weak_hand_redeal): ``kept`` seats kept, then
-        ``asked_by`` asked for a new deal and annulled it (``None``: not yet). Kept in the
-        auction column, which the question leaves free (it is never asked at a bidding
-        table)."""
-        answers: dict[str, int] = {"kept": kept}
-        if asked_by is not None:
-            answers["asked_by"] = asked_by
+    def score_match(self, match_id: int, score: list[int], winner: int | None) -> None:
+        """The match's score after a deal. With a ``winner`` the match is over (finished now,
+        or when first won); without one it goes on (a denunciation of the deal just over,
+        ``renuncia``, can take a won match back)."""
         self._db.execute(
-            "UPDATE deals SET auction = ? WHERE match_id = ? AND idx = ?",
-            (json.dumps(answers), match_id, deal_index),
-        )
-
-    def add_play(self, match_id: int, deal_index: int, seq: int, card: str) -> None:
-        self._db.execute(
-            "INSERT INTO plays (match_id, deal_idx, seq, card) VALUES (?, ?, ?, ?)",
-            (match_id, deal_index, seq, card),
-        )
-
-    def finish_match(self, match_id: int, score: list[int], winner: int | None) -> None:
-        self._db.execute(
-            "UPDATE matches SET finished = ?, score = ?, winner = ? WHERE id = ?",
-            (time.time(), json.dumps(score), winner, match_id),
+            "UPDATE matches SET score = ?, winner = ?,"
+            " finished = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished, ?) END"
+            " WHERE id = ?",
+            (json.dumps(score), winner, winner, time.time(), match_id),
         )
 
     # ---- reads -----------------------------------------------------------------------------
@@ -279,43 +397,33 @@ class SQLiteStorage:
         if row is None:
             return None
         table_id, number, rules, first_dealer, seats, started, finished, score, winner = row
-        plays: dict[int, list[str]] = {}
-        for deal_idx, card in self._db.execute(
-            "SELECT deal_idx, card FROM plays WHERE match_id = ? ORDER BY deal_idx, seq",
+        actions: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+        for deal_idx, seat, action in self._db.execute(
+            "SELECT deal_idx, seat, action FROM actions WHERE match_id = ?"
+            " ORDER BY deal_idx, seq",
             (match_id,),
         ):
-            plays.setdefault(deal_idx, []).append(card)
-        deals = []
-        annulled: list[DealRecord] = []  # deals annulled by a redeal, before the next one
-        kept = 0  # the last deal's keeps, its redeal question still open
-        for idx, dealer, hands, trump, auction_text in self._db.execute(
-            "SELECT idx, dealer, hands, trump_card, auction FROM deals WHERE match_id = ?"
-            " ORDER BY idx",
-            (match_id,),
-        ):
-            auction = json.loads(auction_text) if auction_text else {}
-            kept = auction.get("kept", 0)
-            if "asked_by" in auction:
-                annulled.append(DealRecord(dealer, json.loads(hands), trump or None,
-                                           asked_by=auction["asked_by"]))
-                continue
-            deals.append(DealRecord(dealer, json.loads(hands), trump or None,
-                                    plays.get(idx, []), bids=auction.get("bids"),
-                                    called_card=auction.get("called_card"),
-                                    redeals=annulled or None))
-            annulled = []
-        record = GameRecord(json.loads(rules), first_dealer, deals, pending_redeals=annulled)
+            actions.setdefault(deal_idx, []).append((seat, json.loads(action)))
+        deals = [
+            StoredDeal(idx, dealer, json.loads(hands), trump or None, actions.get(idx, []))
+            for idx, dealer, hands, trump in self._db.execute(
+                "SELECT idx, dealer, hands, trump_card FROM deals WHERE match_id = ?"
+                " ORDER BY idx",
+                (match_id,),
+            )
+        ]
         return StoredMatch(
             id=match_id,
             table_id=table_id,
             number=number,
-            record=record,
+            rules=json.loads(rules),
+            first_dealer=first_dealer,
+            deals=deals,
             seats=json.loads(seats),
             started=started,
             finished=finished,
             score=json.loads(score) if score is not None else None,
             winner=winner,
-            redeal_kept=0 if annulled else kept,
         )
 
     def close(self) -> None:

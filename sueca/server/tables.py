@@ -1,10 +1,15 @@
-"""One table, held by the server: the authoritative match, its seats, and their persistence.
+"""One table, held by the server: the referee of its match, its seats, and their persistence.
 
-A :class:`Table` is plain synchronous game logic: the deck and every hand live here and nowhere
-else, every accepted card is written to :class:`~sueca.server.storage.Storage` before the table
-moves on, and a table can be rebuilt from storage exactly where it stopped. The asynchronous
-part (connections, bots, timers) is :mod:`sueca.server.rooms`; what each seat may see is
-:mod:`sueca.server.views`.
+A :class:`Table` is plain synchronous code around a :class:`~sueca.referee.Referee`, the one
+authoritative path for a move: the deck and every hand live in the referee's state and nowhere
+else; every move, a person's or a bot's, is :meth:`Table.submit`-ted to it and checked by the
+rules; a listener of the referee writes each deal and each accepted move to
+:class:`~sueca.server.storage.Storage` before the table moves on, and a table is rebuilt from
+storage at the very move where it stopped (its moves played again through a referee:
+:mod:`sueca.server.history`). The bots of a match (a bot seat's own, and the stand-in for a
+person who is away) belong to the table; the referee calls their hooks. The asynchronous part
+(connections, the bots' thinking, timers) is :mod:`sueca.server.rooms`; what each seat may see
+is :mod:`sueca.server.views`.
 """
 
 from __future__ import annotations
@@ -15,12 +20,28 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from sueca.bots import BOTS, STRONGEST
-from sueca.cards import Card, card_name, format_mask, held_copy
+from sueca.actions import (
+    Action,
+    AskBid,
+    AskCall,
+    AskCard,
+    AskRedeal,
+    Bid,
+    Call,
+    Denounce,
+    Play,
+    Redeal,
+    Request,
+)
+from sueca.bots import BOTS, STRONGEST, Bot, make_bot
+from sueca.cards import Card, card_name, format_mask
+from sueca.deal import deal_cards
+from sueca.infostate import InformationState
 from sueca.match import Match
-from sueca.record import replay
+from sueca.referee import Event, EventKind, Referee
 from sueca.rules import Rules, RulesError
 from sueca.scoring import HandResult
+from sueca.server.history import blank_referee, replay_stored
 from sueca.server.storage import Storage, StoredTable
 from sueca.state import IllegalMoveError, State
 
@@ -29,6 +50,12 @@ SeatKind = Literal["human", "bot", "dummy"]
 Phase = Literal["playing", "deal_over", "match_over"]
 
 NAME_MAX = 24
+# What each move answers, and how a refusal names it and the move the table waits for.
+_ASKED_BY: dict[type, type] = {Play: AskCard, Bid: AskBid, Call: AskCall, Redeal: AskRedeal}
+_WHAT = {Play: "card may be played", Bid: "bid", Call: "card is to be called",
+         Redeal: "redeal answer"}
+_WANTED = {AskCard: "a card", AskBid: "a bid", AskCall: "the declarer's called card",
+           AskRedeal: "an answer to the redeal question"}
 # Names for bots whose seat was given none: the web table shows a "bot" badge beside them.
 BOT_NAMES = ("Rita", "Tomás", "Inês", "Vasco", "Beatriz", "Duarte", "Leonor", "Afonso")
 
@@ -129,11 +156,16 @@ class Table:
         self.rng = rng
         self.open_seats = open_seats  # strangers may take an unclaimed human seat
         self.created = created
-        self.match = Match(rules)
+        self.referee = blank_referee(Match(rules))  # each match gets its own (start_match)
         self.match_id = 0
         self.match_number = 0
-        self.state: State | None = None
         self.version = 0  # bumped on every change anyone can see
+        self._bot_seeds: random.Random | None = None
+        self._stand_ins: dict[int, Bot] = {}  # per person's seat: the bot playing while away
+        self._rows = 0  # the match's deals stored so far (those annulled by a redeal too)
+        self._row = -1  # the deal in play's row
+        self._seq = 0  # its moves stored so far
+        self._asked: tuple[tuple[int, int], tuple[int, Request] | None] | None = None
 
     # ---- building --------------------------------------------------------------------------
 
@@ -157,7 +189,8 @@ class Table:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, rng: random.Random) -> Table:
-        """Rebuild a table from storage, at the very card where it stopped."""
+        """Rebuild a table from storage, at the very move where it stopped: its stored moves
+        are played again through the referee (:mod:`sueca.server.history`)."""
         settings = stored.settings
         rules = Rules.from_dict(settings["rules"])
         seats = [SeatConfig(**seat) for seat in settings["seats"]]
@@ -166,25 +199,26 @@ class Table:
         if stored.match is None:
             table.start_match()
             return table
-        replayed = replay(stored.match.record)
+        replayed = replay_stored(stored.match)
         if replayed.error is not None:
             raise RuntimeError(f"table {stored.id}: stored match does not replay: "
                                f"{replayed.error}")
-        table.match = replayed.match
         table.match_id = stored.match.id
         table.match_number = stored.match.number
-        table.state = replayed.dealt[-1] if replayed.dealt else None
-        if table.state is not None and table.state.redeal_by is not None:
-            table.state = None  # stopped right after a redeal was asked: deal again
-        elif table.state is not None and table.state.phase == "redeal":
-            # Stopped during the redeal question: the seats that kept have kept (a record
-            # holds no keeps; the store does), so none of them may now ask instead.
-            for _ in range(stored.match.redeal_kept):
-                table.state.answer_redeal(False, table.state.to_play)
-        if table.state is None and not table.match.is_over:
-            table.deal_next()
-        elif stored.match.finished is None and table.match.is_over:
-            table._store_match_end()  # the server stopped between the last card and this
+        table._rows = len(stored.match.deals)
+        match, state = replayed.match, replayed.state
+        if state is not None and state.redeal_by is None:  # a deal in play, or just over
+            table._row, table._seq = table._rows - 1, len(stored.match.deals[-1].actions)
+            table._seat(match)
+            table.referee.resume(state)
+        else:  # stopped before the first deal, or right after a redeal was asked: deal again
+            first = deal_cards(rules, match.dealer, rng)  # before the bots' seeds, as always
+            table._seat(match)
+            table.referee.deal(first)
+        if match.results and (stored.match.score != list(match.score)
+                              or stored.match.winner != match.winner
+                              or (stored.match.finished is None) == match.is_over):
+            table._store_score()  # the server stopped between a deal's last move and this
         return table
 
     def settings(self) -> dict[str, Any]:
@@ -196,29 +230,66 @@ class Table:
 
     # ---- the match -------------------------------------------------------------------------
 
+    @property
+    def match(self) -> Match:
+        return self.referee.match
+
+    @property
+    def state(self) -> State | None:
+        """The deal in play (or just over): the referee's, which holds every hand."""
+        return self.referee.state
+
     def start_match(self) -> None:
         """A new match at this table (the first, or a rematch), its first hand dealt."""
-        self.match = Match(self.rules, first_dealer=self.rng.randrange(self.rules.players))
+        match = Match(self.rules, first_dealer=self.rng.randrange(self.rules.players))
         self.match_id = self.storage.start_match(
-            self.id, self.rules.to_dict(), self.match.first_dealer, self.seat_names()
+            self.id, self.rules.to_dict(), match.first_dealer, self.seat_names()
         )
         self.match_number += 1
-        self.state = None
-        self.deal_next()
+        self._rows = 0
+        # Shuffled before the bots draw their seeds (_bot): a seeded server deals the cards it
+        # always has.
+        first = deal_cards(self.rules, match.dealer, self.rng)
+        self._seat(match)
+        self.referee.deal(first)
+
+    def _seat(self, match: Match) -> None:
+        """A referee for ``match``: this match's bots at the bot seats, nobody at the others
+        (a person's moves are submitted; a dummy is played by its partner)."""
+        self.close()
+        if self._bot_seeds is None:
+            # Drawn once, after the table's first shuffle (a seeded server deals and seats
+            # the same cards and bots on every run).
+            self._bot_seeds = random.Random(self.rng.getrandbits(64))
+        bots: list[Bot | None] = [self._bot(seat) if config.kind == "bot" else None
+                                  for seat, config in enumerate(self.seats)]
+        self.referee = Referee(match, bots, rng=self.rng, listeners=[self._store],
+                               where=f"table {self.id}")
 
     def deal_next(self) -> None:
         """Shuffle and deal the next hand of the match (stored before anyone sees it)."""
-        state = self.match.new_deal(self.rng)
-        deal = state.deal
-        self.storage.add_deal(
-            self.match_id,
-            self.stored_index,
-            deal.dealer,
-            [format_mask(hand) for hand in deal.hands],
-            None if deal.trump_card is None else card_name(deal.trump_card),
-        )
-        self.state = state
+        self.referee.deal()
+
+    def _store(self, event: Event) -> None:
+        """The referee's listener: each deal and each accepted move is written to storage
+        before the table moves on, so a restart loses nothing."""
+        if event.kind is EventKind.DEALT:
+            deal = event.state.deal
+            self._row, self._seq = self._rows, 0
+            self._rows += 1
+            self.storage.add_deal(
+                self.match_id, self._row, deal.dealer, [format_mask(hand) for hand in deal.hands],
+                None if deal.trump_card is None else card_name(deal.trump_card))
+        elif event.action is not None and event.seat is not None:
+            self.storage.add_action(self.match_id, self._row, self._seq, event.seat,
+                                    event.action.to_dict())
+            self._seq += 1
+        elif event.kind is EventKind.DEAL_ENDED:
+            self._store_score()
         self.version += 1
+
+    def _store_score(self) -> None:
+        self.storage.score_match(self.match_id, list(self.match.score), self.match.winner)
 
     @property
     def phase(self) -> Phase:
@@ -229,11 +300,6 @@ class Table:
     @property
     def deal_index(self) -> int:
         return len(self.match.deals) - 1
-
-    @property
-    def stored_index(self) -> int:
-        """The current deal's row in storage: deals annulled by a redeal have rows too."""
-        return len(self.match.deals) - 1 + len(self.match.annulled)
 
     def redeals(self) -> list[int]:
         """Who asked for a new deal (weak_hand_redeal) before the current deal, in order:
@@ -250,80 +316,111 @@ class Table:
 
     @property
     def stage(self) -> str | None:
-        """What the deal waits for: ``bidding``, ``calling``, ``play`` or ``over`` (None
-        before the first deal); see :attr:`State.phase`."""
+        """What the deal waits for: ``bidding``, ``calling``, ``redeal``, ``play`` or ``over``
+        (None before the first deal); see :attr:`State.phase`."""
         return None if self.state is None else self.state.phase
 
-    def actor(self) -> int | None:
-        """The seat that decides the next bid, call or card (the partner for a dummy)."""
-        if self.phase != "playing" or self.state is None:
-            return None
-        return self.rules.controller_of(self.state.to_play)
+    # ---- who is asked what, and moves ------------------------------------------------------
 
-    def _check_turn(self, seat: int, stage: str, action: str) -> State:
+    def asked(self) -> tuple[int, Request] | None:
+        """The seat that decides now (the partner for a dummy) and what it is asked, as the
+        referee says (:meth:`~sueca.referee.Referee.asked`); ``None`` between deals. Every view
+        of a change reads it, so it is worked out once per change."""
+        key = (self.version, id(self.state))
+        if self._asked is None or self._asked[0] != key:
+            self._asked = (key, self.referee.asked())
+        return self._asked[1]
+
+    def actor(self) -> int | None:
+        """The seat that decides the next move (the partner for a dummy)."""
+        asked = self.asked()
+        return None if asked is None else asked[0]
+
+    def submit(self, seat: int, action: Action) -> None:
+        """``seat`` (a person's or a bot's own seat: the dummy's partner for its cards) makes
+        ``action``: the one way a move reaches the match. Raises :class:`TableError` (nothing
+        is asked now, not that, or not of this seat) or
+        :class:`~sueca.state.IllegalMoveError` (the rules refuse it, with its reason);
+        nothing changes then. A denunciation (``renuncia``) is any seat's at any moment the
+        rules allow. An ask for a new deal annuls the deal: the same dealer deals again at
+        once."""
+        if type(action) is not Denounce:
+            self._check_turn(seat, action)
+        self.referee.submit(seat, action)
         state = self.state
-        if state is None or self.phase != "playing":
-            raise TableError(f"no {action} now: the hand is over", "not_playing")
-        if state.phase != stage:
-            wanted = {"bidding": "a bid", "calling": "the declarer's called card",
-                      "redeal": "an answer to the redeal question",
-                      "play": "a card"}.get(state.phase, state.phase)
-            raise TableError(f"no {action} now: the table waits for {wanted}", "not_now")
-        actor = self.actor()
+        if state is not None and state.redeal_by is not None:
+            self.deal_next()
+
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """Refuse, with the codes clients know, a move when nothing is asked, when something
+        else is, or when another seat decides."""
+        what = _WHAT[type(action)]
+        asked = self.asked()
+        if asked is None or self.phase != "playing":
+            raise TableError(f"no {what} now: the hand is over", "not_playing")
+        actor, request = asked
+        if type(request) is not _ASKED_BY[type(action)]:
+            raise TableError(f"no {what} now: the table waits for {_WANTED[type(request)]}",
+                             "not_now")
         if seat != actor:
             raise TableError(f"it is seat {actor}'s turn, not seat {seat}'s", "not_your_turn")
-        return state
+
+    def play(self, seat: int, card: Card) -> None:
+        """``seat`` plays ``card`` (for the dummy when ``seat`` controls it; with two decks a
+        face: the copy the hand holds)."""
+        self.submit(seat, Play(card))
 
     def bid(self, seat: int, value: int) -> None:
-        """``seat`` bids ``value`` card points (0 passes) at a bidding table. Raises
-        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
-        state = self._check_turn(seat, "bidding", "bid")
-        state.bid(value, seat)
-        self._store_auction(state)
+        """``seat`` bids ``value`` card points (0 passes) at a bidding table."""
+        self.submit(seat, Bid(value))
 
     def call(self, seat: int, card: Card) -> None:
         """The declarer ``seat`` names ``card`` (a face of the deck): its suit is trump."""
-        state = self._check_turn(seat, "calling", "card is to be called")
-        state.call(card, seat)
-        self._store_auction(state)
+        self.submit(seat, Call(card))
 
     def redeal(self, seat: int, ask: bool) -> None:
-        """``seat`` keeps its hand or asks for a new deal (weak_hand_redeal). An ask annuls
-        the deal: it is stored as annulled and the same dealer deals again at once. Raises
-        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
-        state = self._check_turn(seat, "redeal", "redeal answer")
-        state.answer_redeal(ask, state.to_play)
-        self.version += 1
-        kept = state.redeal_answers.count(False)
-        self.storage.set_redeal(self.match_id, self.stored_index, kept, state.redeal_by)
-        if state.redeal_by is not None:
-            self.match.annul_deal(state)
-            self.deal_next()
+        """``seat`` keeps its hand or asks for a new deal (weak_hand_redeal)."""
+        self.submit(seat, Redeal(ask))
 
-    def _store_auction(self, state: State) -> None:
-        contract = state.contract
-        self.storage.set_auction(
-            self.match_id, self.stored_index, list(state.bids),
-            None if contract is None else card_name(contract.called_card))
-        self.version += 1
+    def denounce(self, seat: int) -> None:
+        """``seat`` cries *renúncia!* (``renuncia``): see :meth:`submit`."""
+        self.submit(seat, Denounce())
 
-    def play(self, seat: int, card: Card) -> None:
-        """``seat`` plays ``card`` (for the dummy when ``seat`` controls it). A card named by
-        its face is the copy the hand holds (two decks hold two of each). Raises
-        :class:`TableError` or :class:`~sueca.state.IllegalMoveError`; nothing changes then."""
-        state = self._check_turn(seat, "play", "card may be played")
-        card = held_copy(state.hands[state.to_play], card)
-        state.play(card, state.to_play)
-        self.storage.add_play(self.match_id, self.stored_index, len(state.plays) - 1,
-                              card_name(card))
-        self.version += 1
-        if state.is_finished():
-            self.match.finish_deal(state)
-            if self.match.is_over:
-                self._store_match_end()
+    # ---- bots ------------------------------------------------------------------------------
 
-    def _store_match_end(self) -> None:
-        self.storage.finish_match(self.match_id, list(self.match.score), self.match.winner)
+    def _bot(self, seat: int) -> Bot:
+        """A new bot of ``seat``'s level, seeded from the table's bot seeds (see :meth:`_seat`)."""
+        seeds = self._bot_seeds
+        assert seeds is not None, "bots are made once a match is seated"
+        return make_bot(self.seats[seat].level, seed=seeds.getrandbits(32))
+
+    def stand_in(self, seat: int) -> Bot:
+        """The bot that plays for the person of ``seat`` while he is away (the seat's level),
+        kept for the match."""
+        bot = self._stand_ins.get(seat)
+        if bot is None:
+            bot = self._stand_ins[seat] = self._bot(seat)
+            bot.new_match(self.rules, seat)
+        return bot
+
+    def bot_to_move(self, standing_in: bool) -> tuple[Bot, InformationState]:
+        """The bot that decides what the table asks now, and the information state it decides
+        from (the seat asked's: the dummy's, for its partner): the deciding seat's own bot, or
+        with ``standing_in`` the stand-in for the person who decides."""
+        asked, state = self.asked(), self.state
+        if asked is None or state is None:
+            raise TableError("nothing is asked now", "not_playing")
+        bot = self.stand_in(asked[0]) if standing_in else self.referee.decider(state.to_play)
+        if bot is None:
+            raise TableError(f"no bot decides for seat {asked[0]}", "not_your_turn")
+        return bot, state.information_state(state.to_play)
+
+    def close(self) -> None:
+        """Release the match's bots (:meth:`Bot.close`)."""
+        self.referee.close()
+        for bot in self._stand_ins.values():
+            bot.close()
+        self._stand_ins = {}
 
     # ---- seats -----------------------------------------------------------------------------
 

@@ -13,6 +13,13 @@ declarer's secret partner shows in nobody's view but his own until the called ca
 the spectator's sides are those every seat knows. Rules-level teams (``rules.teams``) are empty
 there and never used for a side.
 
+What a seat is asked (the cards it may play, the range of bids, the redeal question's points
+and limit) is the referee's request (:meth:`sueca.referee.Referee.asked`, from
+:meth:`~sueca.infostate.InformationState.request`), rendered here and never worked out: at a
+``renuncia`` table the request's ``revokes`` (the rest of the hand, which a person may still
+play) go to that seat alone, and no view ever says a card revoked; every view hears each
+denunciation and its outcome.
+
 Cards are sent by name (``"7H"``). With two decks a hand may hold two cards of one name: the
 browser sends the name back and the server plays the copy the hand holds
 (:func:`sueca.cards.held_copy`); the two copies are alike in every way but the order played.
@@ -22,11 +29,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sueca.auction import bidding_order, high_bidder, lowest_bid
+from sueca.actions import AskBid, AskCard, AskRedeal, Denunciation, Request
+from sueca.auction import bidding_order
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_information
-from sueca.redeal import hand_points, redeal_limit
-from sueca.rules import MAX_BID
 from sueca.server.tables import Table
 
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
@@ -48,21 +54,23 @@ def _last_trick(info: InformationState) -> dict[str, Any] | None:
             "points": done.points}
 
 
-def _auction(info: InformationState) -> dict[str, Any]:
-    """A bidding table's auction as everybody sees it: the bids in order, whose turn, the
-    lowest bid allowed now, and the contract once the card is called."""
+def _auction(info: InformationState, request: Request | None) -> dict[str, Any]:
+    """A bidding table's auction as everybody sees it: the bids in order, whose turn, the range
+    of bids the seat to bid may make (the referee's request: public, as the bids are), and the
+    contract once the card is called."""
     rules = info.rules
-    bids = list(info.bids)
-    lowest = lowest_bid(rules, bids)
-    done = len(bids) == rules.players
     contract = info.contract
+    bid = request if type(request) is AskBid else None
+    declarer = (contract.declarer if contract is not None
+                else info.to_play if info.phase == "calling" else None)
     return {
         "order": list(bidding_order(rules, info.dealer)),
-        "bids": bids,
+        "bids": list(info.bids),
         "to_bid": info.to_play if info.phase == "bidding" else None,
-        "min_bid": lowest if lowest <= MAX_BID else None,  # None: only a pass is left
-        "max_bid": MAX_BID,
-        "declarer": high_bidder(rules, info.dealer, bids)[0] if done else None,
+        # None when no bid is asked, or only a pass is left.
+        "min_bid": bid.lowest if bid is not None and bid.may_bid else None,
+        "max_bid": bid.highest if bid is not None else None,
+        "declarer": declarer,
         "contract": None if contract is None else {
             "declarer": contract.declarer,
             "bid": contract.bid,
@@ -70,6 +78,12 @@ def _auction(info: InformationState) -> dict[str, Any]:
             "called_card": _NAMES[contract.called_card],
         },
     }
+
+
+def _denunciation(found: Denunciation) -> dict[str, Any]:
+    """A *renúncia!* as the whole table hears it: who cried it, after how many cards of the
+    deal, and whether the hands proved it (never which card revoked)."""
+    return {"after": found.after, "seat": found.seat, "correct": found.correct}
 
 
 def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
@@ -103,10 +117,14 @@ def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
         part["redeals"] = table.redeals()
         part["redeal_answers"] = list(info.redeal_answers)
     if rules.bidding:
-        part["auction"] = _auction(info)
+        asked = table.asked()
+        part["auction"] = _auction(info, None if asked is None else asked[1])
         # Each player keeps his own tricks: his tricks and card points lie before him.
         part["seat_tricks"] = [info.trick_winners.count(s) for s in range(rules.players)]
         part["seat_points"] = list(info.seat_points)
+    if rules.renuncia:
+        # Every cry of renúncia and its outcome: public, as the whole table hears it.
+        part["denunciations"] = [_denunciation(d) for d in info.denunciations]
     if info.points_taken:
         # Learners' tables may look back at taken tricks and the points in them, and every
         # table may once the deal is over: the information state says when (both or none).
@@ -128,6 +146,11 @@ def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
             "tie": result.tie,
             "made": result.made,
         }
+        if rules.renuncia:
+            # The side whose revoke was proven (it lost the deal) and each side's wrong
+            # denunciations: the penalties are in the game points.
+            part["summary"]["revoked_by"] = result.revoked_by
+            part["summary"]["false_denunciations"] = list(result.false_denunciations or (0, 0))
     return part
 
 
@@ -143,6 +166,12 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
         "rules": rules.to_dict(),
         "direction": rules.direction,
         "review_tricks": rules.review_tricks,
+        "no_looking_back": rules.no_looking_back,  # the trick just taken is never shown
+        "open_hands": rules.open_hands,  # false, true or "dealer_dummy": see ``known``
+        # renuncia: a revoke may be played and denounced; what a proven one and a wrong
+        # denunciation score the other side.
+        "renuncia": {"penalty": rules.renuncia_penalty,
+                     "false_penalty": rules.false_renuncia_penalty} if rules.renuncia else None,
         "match_target": rules.match_target,
         "scoring": rules.scoring,
         "seats": [
@@ -167,33 +196,31 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
 
 
 def seat_part(table: Table, seat: int) -> dict[str, Any]:
-    """What only seat ``seat`` sees: the cards as its information state shows them."""
+    """What only seat ``seat`` sees: the cards as its information state shows them, and what
+    the referee asks it, if anything (:meth:`InformationState.request`, rendered as it is)."""
     view: dict[str, Any] = {"you": seat}
     state = table.state
     if state is not None:
         info = state.information_state(seat)
         view.update(_deal_part(table, info))
         view["hand"] = _mask(info.hand)
-        can_act = table.actor() == seat
-        # A partner playing the dummy chooses from the dummy's hand.
-        acting_for = state.to_play if can_act else None
-        if acting_for is None:
-            legal: tuple[Card, ...] = ()
-        elif acting_for == seat:
-            legal = info.legal_moves()
-        else:
-            legal = state.information_state(acting_for).legal_moves()
+        asked = table.asked()
+        request = asked[1] if asked is not None and asked[0] == seat else None
+        # A partner playing the dummy chooses from the dummy's hand (the request's seat).
+        legal: tuple[Card, ...] = request.legal if type(request) is AskCard else ()
         view["legal"] = _cards(legal)
-        view["acting_for"] = acting_for
-        if acting_for is not None and state.phase == "redeal":
+        view["acting_for"] = None if request is None else request.seat
+        if type(request) is AskCard and request.revokes:
+            # renuncia: the other cards of the hand may be played too (a revoke, told to
+            # nobody). They are the viewer's own cards: the view says nothing new to him.
+            view["revokes"] = _cards(request.revokes)
+        if type(request) is AskRedeal:
             # The redeal question, to the seat deciding it: its hand's worth, and whether it
             # may ask (the one fact about its hand the rule lets it act on).
-            hand = state.information_state(acting_for).hand
-            view["redeal"] = {
-                "may_ask": state.may_ask_redeal(acting_for),
-                "points": hand_points(table.rules, hand),
-                "limit": redeal_limit(table.rules, acting_for, state.first_leader),
-            }
+            view["redeal"] = {"may_ask": request.may_ask, "points": request.points,
+                              "limit": request.limit}
+        if table.rules.renuncia:
+            view["may_denounce"] = info.may_denounce()
     return view
 
 

@@ -446,7 +446,7 @@ function renderRedeal(panel) {
 }
 
 function sendBid(value) {
-  send({ type: "bid", bid: value });
+  send({ type: "bid", value });
 }
 
 $("auction").addEventListener("click", (event) => {

@@ -140,7 +140,7 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"type": "redeal", "ask": may_ask and rng.random() < 0.3}
     if stage == "bidding":
         low = view["auction"]["min_bid"]
-        return {"type": "bid", "bid": rng.choice([0, 0, low] if low else [0])}
+        return {"type": "bid", "value": rng.choice([0, 0, low] if low else [0])}
     if stage == "calling":
         return {"type": "call", "card": rng.choice("A7KJQ65432") + rng.choice("SHDC")}
     return {"type": "play", "card": rng.choice(view["legal"])}

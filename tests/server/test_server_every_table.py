@@ -156,7 +156,7 @@ def rig(server: LiveServer, table_id: str, deal: Deal) -> None:
     table = room.table
     table.match.first_dealer = 0
     table.match.deals[-1] = deal
-    table.state = State(table.rules, deal)
+    table.referee.resume(State(table.rules, deal))  # (the store keeps the deal it dealt)
 
 
 async def drive_until_called(players: list[Player], spectator: Player, called: str,
@@ -322,7 +322,7 @@ def test_a_double_deck_hand_holding_both_copies_plays_them_by_name(server: LiveS
     table_obj = room.table
     table_obj.match.first_dealer = 0
     table_obj.match.deals[-1] = deal
-    table_obj.state = State(table_obj.rules, deal)
+    table_obj.referee.resume(State(table_obj.rules, deal))
 
     async def scenario() -> dict[str, Any]:
         player = await join(server.ws, table["id"], token_of(table, 1), 1)
