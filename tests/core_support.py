@@ -17,6 +17,19 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from sueca.actions import (
+    Action,
+    AskBid,
+    AskCall,
+    AskCard,
+    AskRedeal,
+    Bid,
+    Call,
+    Denounce,
+    Play,
+    Redeal,
+    Request,
+)
 from sueca.cards import (
     SUIT_LETTERS,
     Card,
@@ -28,6 +41,7 @@ from sueca.cards import (
 )
 from sueca.deal import Deal, deal_cards
 from sueca.record import GameRecord, dumps, read
+from sueca.referee import Referee
 from sueca.rules import STANDARD, Rules, preset
 from sueca.state import IllegalMoveError, State
 
@@ -429,4 +443,64 @@ def sweep_state(rules: Rules, dealer: int, lose_last: bool = False) -> State:
             moves = [c for c in state.legal_moves() if c != reserve.get(state.to_play)]
             # Throw the richest card: the leader's side collects every point.
             state.push(max(moves or state.legal_moves(), key=rules.card_points.__getitem__))
+    return state
+
+
+# ---- people at a table: random answers through the referee ----------------------------------
+
+RENUNCIA_RULES: dict[str, Rules] = {
+    "standard": STANDARD.replace(renuncia=True),
+    "italiana": preset("italiana").replace(renuncia=True),  # must_trump: a revoke may be a ruff
+    "dummy": STANDARD.replace(renuncia=True, dummy=2),
+    "dealer_dummy": STANDARD.replace(renuncia=True, open_hands="dealer_dummy"),
+    "no_looking_back": STANDARD.replace(renuncia=True, no_looking_back=True),
+    "penalties": STANDARD.replace(renuncia=True, renuncia_penalty=2, false_renuncia_penalty=3),
+    "pontos": preset("pontos").replace(renuncia=True, renuncia_penalty=60),
+    "redeal": preset("brazil").replace(renuncia=True, weak_hand_redeal=True,
+                                       weak_hand_limits=(15, 15)),
+    "double8": preset("double8").replace(renuncia=True, must_trump=True),
+}
+"""Tables playing renúncia (``renuncia``): every partnership table, with the options that
+change what a revoke is, what a seat sees, or how a deal ends and scores."""
+
+
+def person_action(request: Request, rng: random.Random, revoke: float = 0.0) -> Action:
+    """A random answer to ``request``, as a person at the table might give it: a legal card,
+    or (with chance ``revoke``, where the table allows it) a card that revokes; a pass about
+    half the time, else a bid in the range; any card called; keep or, where allowed, ask."""
+    if type(request) is AskCard:
+        if request.revokes and rng.random() < revoke:
+            return Play(rng.choice(request.revokes))
+        return Play(rng.choice(request.legal))
+    if type(request) is AskBid:
+        if request.may_bid and rng.random() < 0.5:
+            return Bid(rng.randint(request.lowest, min(request.lowest + 20, request.highest)))
+        return Bid(0)
+    if type(request) is AskCall:
+        return Call(rng.randrange(request.deck_size))
+    assert type(request) is AskRedeal
+    return Redeal(request.may_ask and rng.random() < 0.5)
+
+
+def play_people_deal(referee: Referee, rng: random.Random, revoke: float = 0.0,
+                     denounce: float = 0.0, late: float = 0.0) -> State:
+    """Deal the referee's next hand and play it to its end (or its annulment): bots where
+    seated, people (random answers, :func:`person_action`) elsewhere. At a ``renuncia`` table
+    after each card, with chance ``denounce``, a random person who may cries *renúncia!*, and
+    with chance ``late`` one does once the last card is down."""
+    state = referee.deal()
+    people = [seat for seat, bot in enumerate(referee.seats) if bot is None]
+    while (asked := referee.asked()) is not None:
+        if referee.step():
+            continue
+        seat, request = asked
+        referee.submit(seat, person_action(request, rng, revoke))
+        if state.plays and rng.random() < denounce:
+            criers = [s for s in people if state.may_denounce(s)]
+            if criers and not state.is_finished():
+                referee.submit(rng.choice(criers), Denounce())
+    if state.is_finished() and rng.random() < late:
+        criers = [s for s in people if state.may_denounce(s)]
+        if criers:
+            referee.submit(rng.choice(criers), Denounce())
     return state

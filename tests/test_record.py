@@ -10,11 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from core_support import FIXTURES, RULE_SETS, ref_suit, sweep_state
+from core_support import (
+    FIXTURES,
+    RENUNCIA_RULES,
+    RULE_SETS,
+    play_people_deal,
+    ref_suit,
+    sweep_state,
+)
 
+from sueca.actions import Denounce, Play
 from sueca.cards import SUIT_LETTERS, card_name, card_symbol, mask_cards, parse_card
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, check, dumps, from_json, loads, replay
+from sueca.referee import Referee
 from sueca.rules import STANDARD, Rules, preset
 from sueca.state import State
 
@@ -432,3 +441,270 @@ def test_from_states_writes_the_documented_fields() -> None:
     assert all(len(h.split()) == 10 for h in deal["hands"])
     assert all(token == card_name(parse_card(token)) for h in deal["hands"] for token in h.split())
     assert isinstance(replay(loads(json.dumps(data))).states[0], State)
+
+
+# ---- renúncia: revokes and denunciations ----------------------------------------------------
+
+RENUNCIA = RENUNCIA_RULES["standard"]
+RENUNCIA_DEAL_KEYS = DEAL_KEYS | {"revokes", "denunciations"}
+
+
+def people_match_record(rules: Rules, seed: int) -> tuple[dict[str, Any], list[State]]:
+    """A whole match with people at every seat (random answers, revokes and denunciations
+    now and then, late ones too), as RECORD.md JSON, and every deal's state."""
+    rng = random.Random(seed)
+    referee = Referee(Match(rules, first_dealer=rng.randrange(rules.players)),
+                      [None] * rules.players, rng=rng)
+    states = []
+    while not referee.match.is_over:
+        states.append(play_people_deal(referee, rng, revoke=0.2, denounce=0.03, late=0.3))
+    data = json.loads(dumps(GameRecord.from_states(rules, referee.match.first_dealer, states)))
+    return data, states
+
+
+def revoke_record(cry: str | None = None, rules: Rules = RENUNCIA, seed: int = 1
+                  ) -> tuple[dict[str, Any], int, int]:
+    """One deal where the first seat able to revoke does, and nobody else does (everyone
+    else plays the first legal card), as record JSON, with that play's index and seat.
+    ``cry``: ``"right"`` a seat of the other side denounces at once (the deal ends there);
+    ``"wrong"`` the revoker's partner denounces at once (the other side has not revoked);
+    ``"late"`` the other side denounces once the last card is down."""
+    referee = Referee(Match(rules, first_dealer=0), [None] * rules.players,
+                      rng=random.Random(seed))
+    state = referee.deal()
+    revoke: tuple[int, int] | None = None
+    while (asked := referee.asked()) is not None:
+        seat, request = asked
+        if revoke is None and request.revokes:
+            revoke = (len(state.plays), request.seat)
+            referee.submit(seat, Play(request.revokes[0]))
+            if cry == "right":
+                referee.submit((request.seat + 1) % rules.players, Denounce())
+            elif cry == "wrong":
+                referee.submit(rules.partner_of(request.seat), Denounce())
+            continue
+        referee.submit(seat, Play(request.legal[0]))
+    assert revoke is not None
+    if cry == "late":
+        referee.submit((revoke[1] + 1) % rules.players, Denounce())
+    data = json.loads(dumps(GameRecord.from_states(rules, 0, [state])))
+    return data, *revoke
+
+
+def renuncia_check(data: dict[str, Any]) -> dict[str, Any]:
+    report = check(loads(json.dumps(data)))
+    assert set(report) == TOP_KEYS
+    for deal in report["deals"]:
+        assert set(deal) - {"redeals"} == RENUNCIA_DEAL_KEYS
+    json.dumps(report)
+    return report
+
+
+def expect_renuncia_error(data: dict[str, Any], play: int | None, reason: str
+                          ) -> dict[str, Any]:
+    report = renuncia_check(data)
+    assert not report["valid"]
+    error = report["error"]
+    assert (error["deal"], error["play"]) == (0, play), error
+    assert reason in error["reason"], error["reason"]
+    assert len(report["deals"]) == 1
+    # A deal in error scores nothing, even one whose end the referee had reached.
+    assert report["deals"][0]["game_points"] == [0, 0]
+    assert report["match"]["score"] == [0, 0]
+    return report
+
+
+@pytest.mark.parametrize("name", sorted(RENUNCIA_RULES))
+def test_a_renuncia_match_round_trips_and_checks(name: str) -> None:
+    rules = RENUNCIA_RULES[name]
+    revokes = denunciations = 0
+    for seed in range(2):
+        data, states = people_match_record(rules, seed)
+        record = loads(json.dumps(data))
+        assert loads(dumps(record)).to_json() == record.to_json() == data
+        report = renuncia_check(data)
+        assert report["valid"], report["error"]
+        played = [s for s in states if s.redeal_by is None]
+        replayed = replay(record)
+        assert [d.to_json() for d in GameRecord.from_states(
+            rules, data["first_dealer"], replayed.dealt).deals] == data["deals"]
+        match = replayed.match
+        for deal, state, result in zip(report["deals"], played, match.results, strict=True):
+            assert deal["revokes"] == state.revokes
+            assert deal["denunciations"] == [
+                {"after": d.after, "seat": d.seat, "correct": d.correct}
+                for d in state.denunciations]
+            assert deal["game_points"] == list(result.game_points)
+            assert deal["finished"]
+            revokes += len(state.revokes)
+            denunciations += len(state.denunciations)
+        assert report["match"]["winner"] == match.winner is not None
+    assert revokes and denunciations  # the records did hold both
+
+
+def test_a_record_without_revokes_prints_as_before() -> None:
+    """At a renuncia table a deal with no revoke and no denunciation writes neither field."""
+    state = sweep_state(RENUNCIA, 3)
+    data = json.loads(dumps(GameRecord.from_states(RENUNCIA, 3, [state])))
+    assert set(data["deals"][0]) == {"dealer", "hands", "trump_card", "plays"}
+    report = renuncia_check(data)
+    assert report["valid"] and report["deals"][0]["revokes"] == []
+    assert report["deals"][0]["denunciations"] == []
+
+
+def test_a_revoke_must_be_listed() -> None:
+    data, index, seat = revoke_record()
+    deal = data["deals"][0]
+    assert deal["revokes"] == [index] and "denunciations" not in deal
+    assert renuncia_check(data)["valid"]
+    del deal["revokes"]
+    report = expect_renuncia_error(data, index, f"is a revoke: seat {seat} had to play one of")
+    assert f"'revokes' does not list play {index}" in report["error"]["reason"]
+    # Reported as it stood before the revoke: the card is not in the partial result.
+    assert len(report["deals"][0]["tricks"]) == index // 4
+
+
+def test_a_listed_revoke_must_be_one() -> None:
+    data, index, _ = revoke_record()
+    data["deals"][0]["revokes"] = [0, index]
+    expect_renuncia_error(data, 0, "'revokes' lists play 0, but")
+    data["deals"][0]["revokes"] = [index, 39]
+    report = expect_renuncia_error(data, 39, "follows the rules of play")
+    assert len(report["deals"][0]["tricks"]) == 9
+
+
+@pytest.mark.parametrize(("revokes", "reason"), [
+    ([-1], "'revokes' must list indexes in 'plays', not -1"),
+    (["3"], "not '3'"),
+    ([True], "not True"),
+    ([40], "'revokes' lists play 40, but the deal has 40 plays"),
+    ("dup", "twice"),
+])
+def test_a_bad_revokes_list(revokes: Any, reason: str) -> None:
+    data, index, _ = revoke_record()
+    data["deals"][0]["revokes"] = [index, index] if revokes == "dup" else revokes
+    report = expect_renuncia_error(data, None, reason)
+    assert report["deals"][0]["tricks"] == []
+    data["deals"][0]["revokes"] = 3
+    with pytest.raises(RecordFormatError, match="'revokes' must be a list"):
+        loads(json.dumps(data))
+
+
+def test_a_correct_denunciation_ends_the_deal_and_scores_the_penalty() -> None:
+    data, index, seat = revoke_record("right")
+    deal = data["deals"][0]
+    assert len(deal["plays"]) == index + 1
+    assert deal["denunciations"] == [{"after": index + 1, "seat": (seat + 1) % 4,
+                                      "correct": True}]
+    report = renuncia_check(data)
+    assert report["valid"], report["error"]
+    entry = report["deals"][0]
+    offenders = RENUNCIA.teams[seat]
+    assert entry["finished"] and entry["revokes"] == [index]
+    assert entry["game_points"][offenders] == 0
+    assert entry["game_points"][1 - offenders] == RENUNCIA.renuncia_penalty
+    assert report["match"]["score"] == entry["game_points"]
+    # A penalty of the table's choosing.
+    data["rules"]["renuncia_penalty"] = 2
+    assert renuncia_check(data)["deals"][0]["game_points"][1 - offenders] == 2
+
+
+def test_the_deal_ends_where_a_correct_denunciation_is_made() -> None:
+    data, index, _ = revoke_record("right")
+    full, _, _ = revoke_record()
+    deal = data["deals"][0]
+    deal["plays"] = full["deals"][0]["plays"][:index + 3]
+    report = expect_renuncia_error(data, index + 1, "the deal is over: seat")
+    assert report["deals"][0]["finished"]
+    data, index, seat = revoke_record("right")
+    data["deals"][0]["denunciations"].append({"after": index + 1, "seat": (seat + 3) % 4,
+                                              "correct": True})
+    expect_renuncia_error(data, None, "denunciation 1 (seat")
+    assert "a revoke is already proven" in renuncia_check(data)["error"]["reason"]
+
+
+def test_a_denunciations_outcome_must_be_what_the_hands_prove() -> None:
+    data, index, seat = revoke_record("right")
+    data["deals"][0]["denunciations"][0]["correct"] = False
+    expect_renuncia_error(
+        data, None, f"denunciation 0 (seat {(seat + 1) % 4}, after {index + 1} cards) is "
+                    f"recorded as wrong, but team {RENUNCIA.teams[seat]} had revoked (play "
+                    f"{index})")
+    data, index, seat = revoke_record("wrong")
+    assert data["deals"][0]["denunciations"][0]["correct"] is False
+    assert renuncia_check(data)["valid"]
+    data["deals"][0]["denunciations"][0]["correct"] = True
+    expect_renuncia_error(data, None, "is recorded as correct, but no player of team")
+
+
+def test_a_wrong_denunciation_gives_the_other_side_the_false_penalty() -> None:
+    data, _, seat = revoke_record("wrong")
+    report = renuncia_check(data)
+    entry = report["deals"][0]
+    assert entry["finished"]
+    denouncers = RENUNCIA.teams[seat]
+    points = entry["points"]
+    winner = 0 if points[0] > 60 else 1 if points[1] > 60 else None
+    expected = [0, 0]
+    if winner is not None:
+        expected[winner] = 1 + (points[winner] > 90) + 2 * (points[winner] == 120)
+    expected[1 - denouncers] += RENUNCIA.false_renuncia_penalty
+    assert entry["game_points"] == expected
+
+
+def test_a_late_denunciation_scores_the_deal_again() -> None:
+    data, _, seat = revoke_record("late")
+    deal = data["deals"][0]
+    assert len(deal["plays"]) == 40
+    assert deal["denunciations"] == [{"after": 40, "seat": (seat + 1) % 4, "correct": True}]
+    report = renuncia_check(data)
+    assert report["valid"], report["error"]
+    entry = report["deals"][0]
+    offenders = RENUNCIA.teams[seat]
+    assert entry["game_points"][offenders] == 0
+    assert entry["game_points"][1 - offenders] == RENUNCIA.renuncia_penalty
+    assert report["match"]["score"] == entry["game_points"]
+    assert len(entry["tricks"]) == 10 and sum(entry["points"]) == 120
+
+
+@pytest.mark.parametrize(("entry", "reason"), [
+    ("not a dict", "denunciation 0 must be an object"),
+    ({"after": -1, "seat": 1, "correct": True}, "'after' must be how many cards"),
+    ({"after": "3", "seat": 1, "correct": True}, "not '3'"),
+    ({"after": 41, "seat": 1, "correct": True}, "comes after 41 cards, but the deal has 40"),
+    ({"after": 9, "seat": 4, "correct": True}, "'seat' must be a seat from 0 to 3, not 4"),
+    ({"after": 9, "seat": None, "correct": True}, "not None"),
+    ({"after": 9, "seat": 1, "correct": "yes"}, "'correct' must be true or false"),
+    ({"after": 0, "seat": 1, "correct": False}, "no card has been played yet"),
+])
+def test_a_bad_denunciation(entry: Any, reason: str) -> None:
+    data, _, _ = revoke_record()
+    data["deals"][0]["denunciations"] = [entry]
+    expect_renuncia_error(data, None, reason)
+
+
+def test_denunciations_are_listed_in_the_order_made() -> None:
+    data, _, seat = revoke_record("wrong")
+    partner = RENUNCIA.partner_of(seat)
+    data["deals"][0]["denunciations"] = [
+        {"after": 30, "seat": partner, "correct": False},
+        {"after": 20, "seat": partner, "correct": False},
+    ]
+    expect_renuncia_error(data, None, "denunciation 1 comes after 20 cards, but the one before"
+                                      " it after 30")
+    data["deals"][0]["denunciations"].reverse()
+    report = renuncia_check(data)
+    assert report["valid"], report["error"]
+    assert [d["after"] for d in report["deals"][0]["denunciations"]] == [20, 30]
+
+
+def test_without_renuncia_a_revoke_is_an_illegal_card() -> None:
+    """Under rules that do not play renuncia, a revoke is refused with the error it always
+    had, and the two fields are another writer's: kept as written, ignored."""
+    data, index, seat = revoke_record("wrong")
+    data["rules"] = {"variant": "standard"}
+    report = expect_error(data, 0, index, "must follow")
+    assert f"seat {seat} holds" in report["error"]["reason"]
+    record = loads(json.dumps(data))
+    assert set(record.deals[0].extra) == {"revokes", "denunciations"}
+    assert json.loads(dumps(record)) == {**data, "players": 4}
