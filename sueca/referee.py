@@ -103,6 +103,13 @@ class Referee:
     def __post_init__(self) -> None:
         if len(self.seats) != self.match.rules.players:
             raise ValueError(f"{len(self.seats)} seats for {self.match.rules.players} players")
+        # A bot that follows the table's events (one with a ``hear(event)`` method: the bot
+        # protocol's ExternalBot, whose program must hear of a denunciation made after it was
+        # told the deal's end) listens as any listener does, once however many seats it has.
+        for bot in dict.fromkeys(b for b in self.seats if b is not None):
+            hear = getattr(bot, "hear", None)
+            if callable(hear):
+                self.listeners.append(hear)
 
     # ---- the match -----------------------------------------------------------------------
 
@@ -195,8 +202,8 @@ class Referee:
             self._end(state, rescore=True)  # the deal just over, denounced before the next
         elif state.is_finished():
             self._end(state)
-        elif type(action) is Play:
-            self._offer_denunciations(state)
+        elif type(action) is Play and self._offer_denunciations(state):
+            self._end(state)  # a bot proved a revoke: the deal ends here
 
     def _annul(self, state: State) -> None:
         self.match.annul_deal(state)
@@ -206,15 +213,16 @@ class Referee:
         self._emit(Event(EventKind.DEAL_ANNULLED, state, self.match, state.redeal_by))
 
     def _end(self, state: State, rescore: bool = False) -> None:
+        """Score the deal just ended (its last card, or a proven revoke) and tell everyone;
+        ``rescore``: a denunciation after its last card, before the next deal, scores the
+        deal again. Before the first scoring, the bots hear the deal is over and may still
+        denounce it (a revoke in the last trick)."""
         if not rescore:
             for seat, bot in enumerate(self.seats):
                 # Most bots do not listen: skip building their information states.
                 if bot is not None and type(bot).deal_over is not Bot.deal_over:
                     bot.deal_over(state.information_state(seat), state.deal.hands)
-            proven = state.proven  # a denunciation that has just ended the deal is scored here
             self._offer_denunciations(state)
-            if state.proven is not proven:
-                return  # a bot's denunciation ended (and scored) the deal
         result = (self.match.rescore_last(state) if rescore
                   else self.match.finish_deal(state))
         self._emit(Event(EventKind.DEAL_ENDED, state, self.match, result=result))
@@ -249,32 +257,21 @@ class Referee:
         self.submit(seat, action)
         return action
 
-    def _offer_denunciations(self, state: State) -> None:
+    def _offer_denunciations(self, state: State) -> bool:
         """At a ``renuncia`` table, every bot that can prove a revoke by the other side
-        denounces it (:meth:`Bot.denounce`), in seat order, until one ends the deal."""
+        denounces it (:meth:`Bot.denounce`), in seat order, until one ends the deal; whether
+        one did (the caller scores it)."""
         if not self.rules.renuncia:
-            return
+            return False
         for seat, bot in enumerate(self.seats):
             if bot is None or not state.may_denounce(seat):
                 continue
             if bot.denounce(state.information_state(seat)):
-                finished = state.is_finished()
                 state.apply(seat, Denounce())
                 self._emit(Event(EventKind.DENOUNCED, state, self.match, seat, Denounce()))
                 if state.proven is not None:
-                    if not finished:
-                        self._end(state)
-                    else:
-                        self._finish_denounced(state)
-                    return
-
-    def _finish_denounced(self, state: State) -> None:
-        """A bot denounced the deal whose last card had just been played, before it was
-        scored."""
-        result = self.match.finish_deal(state)
-        self._emit(Event(EventKind.DEAL_ENDED, state, self.match, result=result))
-        if self.match.is_over:
-            self._emit(Event(EventKind.MATCH_ENDED, state, self.match))
+                    return True
+        return False
 
     def run(self) -> None:
         """Play on while bots are asked: to the end of the match when every seat is a bot,
