@@ -16,7 +16,6 @@ referee; the server's asynchronous room only awaits people and bots, then submit
 >>> import random
 >>> from sueca.bots import make_bot
 >>> from sueca.match import Match
-from sueca.rules import Rules
 >>> from sueca.rules import STANDARD
 >>> referee = Referee(Match(STANDARD, first_dealer=0), [make_bot("random", seed=s)
 ...                   for s in range(4)], rng=random.Random(1))
