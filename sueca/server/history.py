@@ -13,7 +13,7 @@ with the seat the referee asked.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -142,21 +142,22 @@ class LegacyDeal:
     auction: dict[str, Any]
     plays: list[str]
 
-    def moves(self, rules: Rules) -> list[Action]:
-        """The deal's moves as actions, in the order they were made."""
-        moves: list[Action] = []
+    def moves(self, rules: Rules) -> Iterator[Action]:
+        """The deal's moves as actions, in the order they were made (each read when it is
+        reached, so that those before a malformed one still play)."""
         if rules.weak_hand_redeal:
             kept = self.auction.get("kept", 0)
             if "asked_by" in self.auction:
-                moves += [Redeal(False)] * kept + [Redeal(True)]
+                yield from [Redeal(False)] * kept + [Redeal(True)]
             else:  # a card played means every seat kept
-                moves += [Redeal(False)] * (rules.players if self.plays else kept)
-        moves += [Bid(value) for value in self.auction.get("bids") or ()]
+                yield from [Redeal(False)] * (rules.players if self.plays else kept)
+        for value in self.auction.get("bids") or ():
+            yield Bid(value)
         called = self.auction.get("called_card")
         if called is not None:
-            moves.append(Call(parse_card(called)))
-        moves += [Play(parse_card(card)) for card in self.plays]
-        return moves
+            yield Call(parse_card(called))
+        for card in self.plays:
+            yield Play(parse_card(card))
 
 
 def legacy_actions(rules_data: dict[str, Any], first_dealer: int,

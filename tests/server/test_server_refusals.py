@@ -20,10 +20,10 @@ def snapshot(server: LiveServer, table_id: str, db: Path) -> tuple[Any, ...]:
     store = SQLiteStorage(db)
     try:
         (stored,) = [t for t in store.open_tables() if t.id == table_id]
-        plays = [list(d.plays) for d in stored.match.record.deals]
+        moves = [list(d.actions) for d in stored.match.deals]
     finally:
         store.close()
-    return table.version, list(table.state.plays), list(table.state.hands), plays
+    return table.version, list(table.state.plays), list(table.state.hands), moves
 
 
 async def refused(player: Player, message: Any, code: str) -> None:

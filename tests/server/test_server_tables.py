@@ -284,20 +284,5 @@ def test_lobby_seats_with_a_dummy() -> None:
         parse_seats([{"kind": "bot"}] * 4, parse_rules({"variant": "double8"}))
 
 
-def test_a_database_from_before_bidding_tables_gains_the_auction_column(tmp_path: Path) -> None:
-    import sqlite3
-
-    db = tmp_path / "old.db"
-    old = sqlite3.connect(db)
-    old.executescript("""
-        CREATE TABLE deals (match_id INTEGER NOT NULL, idx INTEGER NOT NULL,
-            dealer INTEGER NOT NULL, hands TEXT NOT NULL, trump_card TEXT NOT NULL,
-            PRIMARY KEY (match_id, idx));
-        INSERT INTO deals VALUES (1, 0, 0, '["AS"]', 'AS');
-    """)
-    old.close()
-    store = SQLiteStorage(db)
-    store.set_auction(1, 0, [0, 61], "2H")
-    columns = [row[1] for row in store._db.execute("PRAGMA table_info(deals)")]
-    store.close()
-    assert "auction" in columns
+# A database from before moves were stored as actions (and from before bidding tables):
+# test_server_migration.py.
