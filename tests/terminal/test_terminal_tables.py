@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 from terminal_scripting import Answer, Scripted, always, lines, make_table
 
+from sueca.actions import AskBid, Bid
 from sueca.cards import (
     CARDS_PER_SUIT,
     DECK_SIZE,
@@ -22,15 +23,14 @@ from sueca.cards import (
     make_card,
     parse_card,
 )
-from sueca.actions import AskBid, Bid
 from sueca.deal import deal_cards
 from sueca.record import check, read, replay
 from sueca.rules import Rules, preset
 from sueca.state import State
 from sueca.terminal.i18n import language
+from sueca.terminal.input import parse_bid, parse_choice
 from sueca.terminal.render import RichScreen, plain_table, render_table, side_parts
 from sueca.terminal.replay import positions, step_through
-from sueca.terminal.input import parse_bid, parse_choice
 from sueca.terminal.setup import Setup, make_seats
 from sueca.terminal.table import Outcome, Table
 from sueca.terminal.view import TableView, hand_order
