@@ -79,11 +79,22 @@ function syncTarget() {
 }
 
 // Options a bidding table refuses (the server would say so in English): hidden there, and off.
+// (Renúncia and the seeds' À Descoberta need partnerships.)
 function syncOptions() {
-  const redeal = $("weak_hand_redeal");
   const bidding = Boolean(BIDDING[preset()]);
-  redeal.closest("label").hidden = bidding;
-  if (bidding) redeal.checked = false;
+  for (const id of ["weak_hand_redeal", "renuncia"]) {
+    $(id).closest("label").hidden = bidding;
+    if (bidding) $(id).checked = false;
+  }
+  const dealerDummy = $("open_hands").querySelector('option[value="dealer_dummy"]');
+  dealerDummy.hidden = bidding;
+  if (bidding && $("open_hands").value === "dealer_dummy") $("open_hands").value = "";
+}
+
+// Taken tricks either may be looked at again (for learners) or not even the last one.
+function syncReview(changed) {
+  const other = changed === "review_tricks" ? "no_looking_back" : "review_tricks";
+  if ($(changed).checked) $(other).checked = false;
 }
 
 async function createTable(event) {
@@ -92,9 +103,12 @@ async function createTable(event) {
   const name = $("name").value.trim();
   localStorage.setItem("sueca.name", name);
   const rules = { variant: $("preset").value, match_target: Number($("target").value) };
-  for (const option of ["must_trump", "review_tricks", "rolha", "tie_carry", "weak_hand_redeal"]) {
+  for (const option of ["must_trump", "review_tricks", "rolha", "tie_carry", "weak_hand_redeal",
+    "renuncia", "no_looking_back"]) {
     if ($(option).checked) rules[option] = true;
   }
+  const open = $("open_hands").value;
+  if (open) rules.open_hands = open === "all" ? true : open;
   if ($("sweep").value !== "points") rules.sweep = $("sweep").value;
   const seats = [...document.querySelectorAll(".seat-row")].map((row, seat) => {
     const kind = row.querySelector(".kind").value;
@@ -192,6 +206,9 @@ async function init() {
   renderSeats();
   $("preset").addEventListener("change", () => { syncTarget(); syncOptions(); renderSeats(); });
   $("create").addEventListener("submit", createTable);
+  for (const id of ["review_tricks", "no_looking_back"]) {
+    $(id).addEventListener("change", () => syncReview(id));
+  }
   mountLanguageSwitch(() => { renderSeats(); syncTarget(); renderTables(); drawFan(); });
   syncTarget();
   syncOptions();

@@ -144,6 +144,7 @@ function render() {
   renderCorners();
   renderTrick();
   renderAuction();
+  renderRenuncia();
   renderHand();
   renderStatus();
   renderScore();
@@ -299,6 +300,8 @@ function renderHand() {
   const hand = $("hand");
   const cards = sortHand(view.hand || []);
   const legal = new Set(view.legal || []);
+  // At a renúncia table the rest of the hand may be played too (a revoke: told to nobody).
+  const revokes = new Set(view.revokes || []);
   const mine = myCardTurn();
   hand.classList.toggle("mine", mine);
   // A partner playing the dummy plays from the dummy's hand, shown among the known cards.
@@ -311,11 +314,12 @@ function renderHand() {
   hand.style.setProperty("--hand-n", Math.max(playing.length, 1));
   hand.innerHTML = playing.map((card) => {
     const ok = mine && legal.has(card);
+    const revoke = mine && !ok && revokes.has(card);
     const trumpMark = view.trump_held && view.you === view.dealer && card === view.trump_card;
-    const label = cardLabel(card) + (ok || !mine ? "" : ` — ${t("unplayable")}`);
-    return `<button type="button" class="card${ok ? " playable" : ""}${trumpMark ? " trump-mark" : ""}"
-      data-card="${card}" aria-label="${label}" aria-disabled="${ok ? "false" : "true"}"
-      tabindex="-1">${cardSvg(card)}</button>`;
+    const label = cardLabel(card) + (ok || !mine ? "" : ` — ${t(revoke ? "revoke_card" : "unplayable")}`);
+    return `<button type="button" class="card${ok ? " playable" : ""}${revoke ? " revoke" : ""}${
+      trumpMark ? " trump-mark" : ""}" data-card="${card}" aria-label="${label}"
+      aria-disabled="${ok || revoke ? "false" : "true"}" tabindex="-1">${cardSvg(card)}</button>`;
   }).join("");
   const buttons = [...hand.querySelectorAll(".card")];
   const target = buttons.find((b) => b.dataset.card === focusCard)
@@ -444,6 +448,57 @@ function renderRedeal(panel) {
   panel.innerHTML = html;
   $("keep-button")?.focus();
 }
+
+// ---- renúncia (renuncia): the button, and every denunciation with its outcome ----
+
+let renunciaKey = null; // the panel is rebuilt only when what it shows changes
+
+// A penalty in the table's unit: games, or card points at a pontos table.
+function penaltyText(n) {
+  if (view.scoring === "pontos") return `${n} ${t("points_unit")}`;
+  return `${n} ${t(n === 1 ? "game_one" : "games")}`;
+}
+
+function denunciationText(found) {
+  const side = sideOf(found.seat);
+  const name = escapeHtml(seatName(found.seat));
+  return found.correct
+    ? t("denounced_correct", { name, team: teamLabel(side), n: penaltyText(view.renuncia.penalty) })
+    : t("denounced_wrong", { name, team: teamLabel(1 - side), n: penaltyText(view.renuncia.false_penalty) });
+}
+
+function renderRenuncia() {
+  const panel = $("renuncia-panel");
+  const found = (view.renuncia && view.denunciations) || [];
+  // Until the next deal starts; between deals the button is in the deal's summary.
+  const can = Boolean(view.renuncia && seated() && view.may_denounce && view.phase === "playing");
+  if (!found.length && !can) {
+    panel.hidden = true;
+    panel.innerHTML = "";
+    renunciaKey = null;
+    return;
+  }
+  const key = JSON.stringify([view.score.number, view.deal, found, can, LANG]);
+  if (key === renunciaKey) return;
+  renunciaKey = key;
+  panel.hidden = false;
+  panel.innerHTML = found.map((d) => `<p class="contract denunciation">${denunciationText(d)}</p>`).join("")
+    + (can ? `<div class="bid-controls">${denounceButton("denounce-button")}
+        <span class="muted" id="denounce-help">${t("denounce_help")}</span></div>` : "");
+}
+
+function denounceButton(id) {
+  return `<button class="btn denounce" type="button" id="${id}" title="${t("denounce_help")}">${
+    t("denounce")}</button>`;
+}
+
+$("renuncia-panel").addEventListener("click", (event) => {
+  const target = event.target.closest("button");
+  if (target && target.id === "denounce-button") {
+    target.disabled = true; // one cry per click: the next view says what became of it
+    send({ type: "denounce" });
+  }
+});
 
 function sendBid(value) {
   send({ type: "bid", value });
@@ -580,6 +635,23 @@ function renderSummary() {
     action = ready ? `<span class="muted">${t("waiting_others")}</span>`
       : `<button class="btn primary" id="next-deal" type="button">${t("next_deal")}</button>`;
   }
+  if (view.renuncia) {
+    // The renúncia's outcome and its penalties (they are in the game points), and until the
+    // next deal starts the cry itself.
+    if (s.revoked_by !== null && s.revoked_by !== undefined) {
+      headline += `<p class="denunciation"><strong>${t("summary_revoke", {
+        team: teamLabel(1 - s.revoked_by), n: penaltyText(view.renuncia.penalty) })}</strong></p>`;
+    }
+    (s.false_denunciations || []).forEach((count, side) => {
+      if (count) {
+        headline += `<p class="denunciation">${t("summary_false", {
+          team: teamLabel(1 - side), n: penaltyText(count * view.renuncia.false_penalty) })}</p>`;
+      }
+    });
+    if (seated && view.may_denounce) {
+      action = `${denounceButton("denounce-summary")} ${action}`;
+    }
+  }
   const hands = s.hands.map((cards, seat) => `<div><div class="who">${escapeHtml(seatName(seat))}
     <span class="muted">· ${teamLabel(sideOf(seat))}</span></div>
     <div class="mini-hand">${sortHand(cards).map((c) => `<span role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`).join("")}</div></div>`).join("");
@@ -613,6 +685,10 @@ function renderSummary() {
   if (next) next.addEventListener("click", () => send({ type: "next" }));
   const rematch = dialog.querySelector("#rematch");
   if (rematch) rematch.addEventListener("click", () => send({ type: "rematch" }));
+  const denounce = dialog.querySelector("#denounce-summary");
+  if (denounce) {
+    denounce.addEventListener("click", () => { denounce.disabled = true; send({ type: "denounce" }); });
+  }
   if (!dialog.open) {
     dialog.showModal();
     (next || rematch || dialog.querySelector("a,button"))?.focus();

@@ -1,0 +1,284 @@
+"""The three table rules at the web table: renúncia (a person revokes, nobody is told, the other
+side denounces and the penalty is scored), open hands (every hand, or the dealer's and his
+partner's) and no looking back (the trick just taken is never shown again)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import LiveServer, create_table, join, token_of
+
+from sueca.actions import AskCard
+from sueca.cards import card_name, mask_cards
+from sueca.record import check
+from sueca.rules import Rules
+from sueca.server.storage import SQLiteStorage
+from sueca.server.tables import Table, TableError, parse_seats
+from sueca.server.views import public_view, seat_view
+from sueca.state import IllegalMoveError
+
+PRESENT = ["present"] * 4
+
+
+def people_table(store: SQLiteStorage, rules: dict[str, Any], seed: int = 1,
+                 kinds: tuple[str, ...] = ("human",) * 4) -> Table:
+    parsed = Rules.from_dict(rules)
+    seats = parse_seats([{"kind": k, "name": f"P{i}", "level": "heuristic"}
+                         for i, k in enumerate(kinds)], parsed)
+    return Table.create("t1", parsed, seats, store, random.Random(seed))
+
+
+def play_legal(table: Table) -> AskCard:
+    """The seat asked plays its first legal card; what it was asked."""
+    asked = table.asked()
+    assert asked is not None and type(asked[1]) is AskCard
+    table.play(asked[0], asked[1].legal[0])
+    return asked[1]
+
+
+def revoke_somewhere(table: Table) -> tuple[int, int]:
+    """Play legal cards until a seat may revoke; it does. Its seat and the card."""
+    while True:
+        asked = table.asked()
+        assert asked is not None and table.phase == "playing"
+        seat, request = asked
+        assert type(request) is AskCard
+        if request.revokes:
+            table.play(seat, request.revokes[0])
+            return seat, request.revokes[0]
+        table.play(seat, request.legal[0])
+
+
+def views(table: Table) -> list[dict[str, Any]]:
+    return [seat_view(table, s, PRESENT, set()) for s in range(4)] + [
+        public_view(table, PRESENT, set())]
+
+
+def told_of_a_revoke(view: dict[str, Any]) -> bool:
+    """Whether a view says anything of a revoke: beyond the cards of his own hand that the
+    seat asked may still play (``revokes``, his turn's), no word of one."""
+    return "revoke" in json.dumps({k: v for k, v in view.items() if k != "revokes"})
+
+
+def test_a_revoke_is_played_told_to_nobody_and_a_denunciation_ends_the_deal(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "s.db"
+    store = SQLiteStorage(db)
+    table = people_table(store, {"variant": "standard", "renuncia": True, "match_target": 10})
+    before = views(table)
+    assert all(v["renuncia"] == {"penalty": 4, "false_penalty": 1} for v in before)
+    assert all(v["denunciations"] == [] for v in before)
+    assert not any(v.get("may_denounce") for v in before)  # no card down yet
+    seat, card = revoke_somewhere(table)
+    state = table.state
+    assert state is not None and state.plays[-1] == card and state.revokes
+    # Nobody is told: no view says a card revoked, not even the revoker's.
+    for view in views(table):
+        assert not told_of_a_revoke(view) and view["denunciations"] == [], view
+        assert card_name(card) in view["trick"]["cards"] or view["last_trick"]
+    assert all(v["may_denounce"] for v in views(table)[:4])
+    # A wrong cry by the revoker's own side: it gives the other side the false penalty.
+    partner = (seat + 2) % 4
+    table.denounce(partner)
+    assert not state.is_finished()
+    # The other side's cry is right: the deal ends, the revoker's side loses it.
+    table.denounce((seat + 1) % 4)
+    assert table.phase == "deal_over"
+    result = table.last_result
+    assert result is not None and result.revoked_by == seat % 2
+    offenders, others = seat % 2, 1 - seat % 2
+    assert result.game_points[others] == 4 + 1 and result.game_points[offenders] == 0
+    for view in views(table):
+        assert view["denunciations"] == [
+            {"after": len(state.plays), "seat": partner, "correct": False},
+            {"after": len(state.plays), "seat": (seat + 1) % 4, "correct": True}]
+        summary = view["summary"]
+        assert summary["revoked_by"] == offenders
+        assert summary["false_denunciations"][offenders] == 1
+        assert summary["game_points"] == list(result.game_points)
+        # The deal ended early: only the cards played are shown of the others' hands.
+        known = {c for hand in summary["hands"] for c in hand}
+        assert known <= {card_name(c) for c in state.plays} | set(view["hand"]) | {
+            card_name(state.deal.trump_card)}  # type: ignore[arg-type]
+        assert view.get("may_denounce") in (None, False)
+    with pytest.raises(IllegalMoveError) as again:
+        table.denounce(seat)
+    assert again.value.reason == "bad_denounce"
+    # Stored as actions: a restarted server is at the same place, penalty and all.
+    store.close()
+    store = SQLiteStorage(db)
+    (stored,) = store.open_tables()
+    assert stored.match is not None
+    assert (partner, {"type": "denounce"}) in stored.match.deals[0].actions
+    restored = Table.restore(stored, store, random.Random(2))
+    assert restored.phase == "deal_over" and restored.match.score == table.match.score
+    assert restored.state is not None and restored.state.denunciations == state.denunciations
+    restored.deal_next()
+    with pytest.raises(IllegalMoveError) as early:
+        restored.denounce(seat)  # a new deal: nothing to denounce before its first card
+    assert early.value.reason == "bad_denounce"
+    store.close()
+
+
+def test_a_late_denunciation_rescores_the_deal_just_over(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = people_table(store, {"variant": "standard", "renuncia": True, "match_target": 10})
+    seat, _ = revoke_somewhere(table)
+    while table.phase == "playing":
+        play_legal(table)
+    before = table.match.score[:]
+    table.denounce((seat + 1) % 4)  # after the last card, before the next deal
+    others = 1 - seat % 2
+    assert table.match.score[others] == 4 and table.match.score[seat % 2] == 0 != sum(before)
+    stored = store.load_match(table.match_id)
+    assert stored is not None and stored.score == table.match.score
+    store.close()
+
+
+def test_a_table_without_renuncia_refuses_a_revoke_and_a_denunciation(tmp_path: Path) -> None:
+    table = people_table(SQLiteStorage(tmp_path / "s.db"), {"variant": "standard"})
+    play_legal(table)
+    view = seat_view(table, 0, PRESENT, set())
+    assert "may_denounce" not in view and "denunciations" not in view and view["renuncia"] is None
+    with pytest.raises(IllegalMoveError) as refused:
+        table.denounce(0)
+    assert refused.value.reason == "bad_denounce"
+    while True:
+        asked = table.asked()
+        assert asked is not None
+        seat, request = asked
+        assert type(request) is AskCard and request.revokes == ()
+        state = table.state
+        assert state is not None
+        others = [c for c in mask_cards(state.hands[seat]) if c not in request.legal]
+        if others:
+            version = table.version
+            with pytest.raises(IllegalMoveError) as illegal:
+                table.play(seat, others[0])
+            assert illegal.value.reason in ("must_follow", "must_trump")
+            assert table.version == version
+            return
+        table.play(seat, request.legal[0])
+
+
+def test_bots_denounce_a_persons_revoke_they_can_prove(tmp_path: Path) -> None:
+    """Seat 0 alone is a person: his revoke is proven once he plays the suit he failed to
+    follow (or, at the latest, when the deal's last card is down), and a bot of the other
+    side denounces it then: the deal is the bots' side's, with the penalty."""
+    store = SQLiteStorage(tmp_path / "s.db")
+    table = people_table(store, {"variant": "standard", "renuncia": True, "match_target": 10},
+                         kinds=("human", "bot", "bot", "bot"))
+    rng = random.Random(3)
+    revoked = False
+    while table.phase == "playing":
+        asked = table.asked()
+        assert asked is not None
+        seat, request = asked
+        if seat == 0:
+            assert type(request) is AskCard
+            if request.revokes and not revoked:
+                table.play(0, request.revokes[0])
+                revoked = True
+            else:
+                table.play(0, rng.choice(request.legal))
+        else:  # the room's work, done here in line
+            bot, info = table.bot_to_move(standing_in=False)
+            from sueca.bots.base import decide
+
+            table.submit(seat, decide(bot, info, strict=True))
+    assert revoked
+    state = table.state
+    assert state is not None and state.proven is not None and state.proven.seat in (1, 3)
+    assert table.last_result is not None and table.last_result.revoked_by == 0
+    stored = store.load_match(table.match_id)
+    assert stored is not None and (state.proven.seat, {"type": "denounce"}) in [
+        tuple(a) for a in stored.deals[0].actions]
+    assert check(stored.record)["valid"]
+    store.close()
+
+
+def test_open_hands_show_every_hand_or_the_dealers_and_his_partners(tmp_path: Path) -> None:
+    for open_hands in (True, "dealer_dummy"):
+        table = people_table(SQLiteStorage(":memory:"),
+                             {"variant": "standard", "open_hands": open_hands})
+        state = table.state
+        assert state is not None
+        dealer = state.deal.dealer
+        shown = {dealer, (dealer + 2) % 4} if open_hands == "dealer_dummy" else set(range(4))
+        for view in views(table):
+            assert view["open_hands"] == open_hands
+            for seat in range(4):
+                hand = [card_name(c) for c in mask_cards(state.hands[seat])]
+                if seat in shown or seat == view["you"]:
+                    assert sorted(view["known"][seat]) == sorted(hand), (open_hands, seat)
+                else:
+                    assert set(view["known"][seat]) <= {card_name(state.deal.trump_card)}  # type: ignore[arg-type]
+    with pytest.raises(TableError, match="dealer_dummy"):
+        from sueca.server.tables import parse_rules
+
+        parse_rules({"variant": "italiana5", "open_hands": "dealer_dummy"})
+
+
+def test_no_looking_back_never_shows_the_trick_just_taken(tmp_path: Path) -> None:
+    for rules, shown in (({"variant": "standard"}, True),
+                         ({"variant": "standard", "no_looking_back": True}, False)):
+        table = people_table(SQLiteStorage(":memory:"), rules)
+        for _ in range(4):
+            play_legal(table)
+        assert all((v["last_trick"] is not None) == shown for v in views(table))
+        assert all(v["no_looking_back"] is not shown for v in views(table))
+        play_legal(table)  # the next lead: gathered at every table now
+        assert all(v["last_trick"] is None for v in views(table))
+
+
+def test_over_the_socket_a_revoke_then_renuncia(server: LiveServer) -> None:
+    """Four people at sockets: one revokes, the next player cries renúncia! with
+    ``{"type": "denounce"}``; every socket and a spectator hear it and its outcome; the cry is
+    refused in the next deal until a card is down."""
+    table = create_table(server.http, ["human"] * 4, {"variant": "standard", "renuncia": True,
+                                                      "match_target": 10})
+
+    async def scenario() -> list[dict[str, Any]]:
+        players = [await join(server.ws, table["id"], token_of(table, s), s) for s in range(4)]
+        spectator = await join(server.ws, table["id"], None, None)
+        await players[0].send({"type": "denounce"})
+        assert (await players[0].recv_until("error"))["code"] == "bad_denounce"
+        while True:
+            view = await spectator.sync()
+            actor = view["actor"]
+            mine = await players[actor].sync()
+            if mine.get("revokes"):
+                card = mine["revokes"][0]
+                await players[actor].send({"type": "play", "card": card})
+                break
+            await players[actor].send({"type": "play", "card": mine["legal"][0]})
+            await players[actor].sync()
+        seen = [await p.sync() for p in players]
+        assert all(v["denunciations"] == [] and not told_of_a_revoke(v) for v in seen)
+        accuser = players[(actor + 1) % 4]
+        await accuser.send({"type": "denounce"})
+        finals = [await p.sync() for p in [*players, spectator]]
+        for view in finals:
+            assert view["phase"] == "deal_over"
+            assert view["denunciations"][-1]["correct"] is True
+            assert view["denunciations"][-1]["seat"] == (actor + 1) % 4
+            assert view["summary"]["revoked_by"] == actor % 2
+        for p in players:
+            await p.send({"type": "next"})
+        view = await players[0].sync()
+        while view["deal"] != 1:
+            view = (await players[0].recv_until("state"))["view"]
+        await players[1].send({"type": "denounce"})
+        assert (await players[1].recv_until("error"))["code"] == "bad_denounce"
+        for p in [*players, spectator]:
+            await p.socket.close()
+        return finals
+
+    finals = asyncio.run(scenario())
+    assert finals[0]["score"]["match"][1 - finals[0]["summary"]["revoked_by"]] == 4
