@@ -19,7 +19,7 @@ from core_support import (
     sweep_state,
 )
 
-from sueca.actions import Denounce, Play
+from sueca.actions import AskCard, Denounce, Play
 from sueca.cards import SUIT_LETTERS, card_name, card_symbol, mask_cards, parse_card
 from sueca.match import Match
 from sueca.record import GameRecord, RecordFormatError, check, dumps, from_json, loads, replay
@@ -475,6 +475,7 @@ def revoke_record(cry: str | None = None, rules: Rules = RENUNCIA, seed: int = 1
     revoke: tuple[int, int] | None = None
     while (asked := referee.asked()) is not None:
         seat, request = asked
+        assert type(request) is AskCard
         if revoke is None and request.revokes:
             revoke = (len(state.plays), request.seat)
             referee.submit(seat, Play(request.revokes[0]))
