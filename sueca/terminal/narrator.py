@@ -6,9 +6,10 @@ an annulled deal, the match's winner. :class:`TableNarrator` speaks at the termi
 the player's language, to the :class:`~sueca.terminal.view.Screen`, and draws the table between
 turns; :class:`WatchNarrator` is ``sueca watch``: a bot match, trick by trick, on a console.
 
-Whatever a narrator says of the cards it reads from an information state: the public one
-(what every seat knows), or for "you" your own. The cards of a trick it reads as the trick is
-taken, when every seat has just seen them played.
+Whatever a narrator says of the cards it reads from the public information state (what every
+seat knows): the cards of a trick as the trick is taken, when every seat has just seen them
+played. The one private fact it tells, a person's own weak hand when he asks for a new deal, it
+repeats from the question he was asked, and to him alone.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from sueca.auction import PASS, bidding_order
 from sueca.cards import Card, card_face, card_symbol
 from sueca.infostate import InformationState, common_information
 from sueca.match import Match
-from sueca.referee import Event, EventKind, Referee
+from sueca.referee import Event, Referee
 from sueca.rules import Rules
 from sueca.scoring import HandResult
 from sueca.state import State
@@ -91,16 +92,18 @@ class TableNarrator(Narrator):
     def say(self, key: str, **values: object) -> None:
         self.screen.say(self.views.setup.lang.text(key, **values))
 
-    def after_move(self, event: Event, pace: bool = True) -> None:
+    def by_bot(self, event: Event) -> bool:
+        """Whether a bot made the move (else a person at the screen did)."""
+        assert event.seat is not None
+        return self.referee.decider(event.seat) is not None
+
+    def after_move(self, event: Event) -> None:
         """Draw the table once a seat has moved: after a bot's move (with a pause after a
         card, unless it completed the trick, which has its own), and at hot-seat after a
         person's, for the screen is passed on next."""
-        assert event.seat is not None
         state = event.state
         setup = self.views.setup
-        if self.referee.decider(event.seat) is not None:
-            if not pace:
-                return
+        if self.by_bot(event):
             self.screen.show(self.views.between_turns(state))
             if not setup.fast and state.trick:
                 self.screen.pause(BOT_DELAY)
@@ -186,9 +189,10 @@ class TableNarrator(Narrator):
         self.after_move(event)
 
     def answered(self, event: Event) -> None:
-        # A redeal answer is heard by all (the annulled deal is told of), but drawn after
-        # only where the screen passes on: a bot's answer needs no picture of its own.
-        self.after_move(event, pace=False)
+        # A keep says nothing (an ask annuls the deal, and that is told). A bot's answer needs
+        # no picture of its own; at hot-seat the screen passes on after a person's.
+        if not self.by_bot(event) and self.views.setup.hotseat:
+            self.screen.show(self.views.between_turns(event.state))
 
     def trick_taken(self, event: Event) -> None:
         info = public_info(event.state)
@@ -400,5 +404,5 @@ class WatchNarrator(Narrator):
                            f"{match.score[0]}–{match.score[1]}.")
 
 
-__all__ = ["BOT_DELAY", "TRICK_DELAY", "EventKind", "Narrator", "TableNarrator",
-           "WatchNarrator", "public_info", "taken_trick"]
+__all__ = ["BOT_DELAY", "TRICK_DELAY", "Narrator", "TableNarrator", "WatchNarrator",
+           "public_info", "taken_trick"]
