@@ -171,3 +171,97 @@ def test_a_person_bids_at_a_five_player_italiana_table(browser: Any, tmp_path: P
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(ARTIFACTS / "web-italiana5-phone.png"))
         assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_person_revokes_and_the_other_side_cries_renuncia(tmp_path: Path) -> None:
+    """Two people, each in a browser of their own (a seat's token lives in the page's storage),
+    and two bots. Ana creates the table in the lobby with renúncia on and invites Bruno, her
+    opponent; when she can she plays a card that does not follow suit. Nothing on Bruno's page
+    tells him; he presses *Renúncia!*, and both pages (Portuguese and English) show the cry,
+    its outcome and, in the deal's summary, the penalty. Screenshots at desktop and phone
+    sizes."""
+    from playwright.sync_api import sync_playwright
+
+    from sueca.cards import card_suit
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=LAUNCH_ARGS)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860},
+                                      locale="pt-PT").new_page()
+            bruno = browser.new_context(viewport={"width": 1280, "height": 860},
+                                        locale="en").new_page()
+            errors: list[str] = []
+            for page in (ana, bruno):
+                page.on("pageerror", lambda error: errors.append(str(error)))
+            ana.goto(server.http + "/")
+            ana.fill("#name", "Ana")
+            ana.fill("#target", "10")
+            ana.check("#renuncia")
+            ana.select_option("#open_hands", "dealer_dummy")
+            ana.select_option("#open_hands", "")  # offered; this table plays closed hands
+            ana.locator(".seat-row .kind").nth(1).select_option("human")
+            ana.click("#create-button")
+            link = ana.locator(".invite input").first.input_value()
+            ana.click("#my-seat")
+            bruno.goto(link)
+            for page in (ana, bruno):
+                page.wait_for_selector("#hand .card")
+            (room,) = server.app.state.rooms.rooms.values()
+            assert room.table.rules.renuncia
+
+            revoked = None
+            while revoked is None:
+                for page, seat in ((ana, 0), (bruno, 1)):
+                    if page.locator("#summary[open] #next-deal").count():
+                        page.click("#next-deal")  # a deal without a chance to revoke
+                        continue
+                    state = room.table.state
+                    if state.to_play != seat or not page.locator("#hand .card.playable").count():
+                        continue
+                    # Not on a trump lead: the turned card is public while the dealer holds it,
+                    # and a bot could prove the revoke at once, before Bruno's cry.
+                    revokes = page.locator("#hand .card.revoke")
+                    if seat == 0 and state.trick and card_suit(state.trick[0]) != state.trump \
+                            and revokes.count():
+                        card = revokes.first
+                        revoked = card.get_attribute("data-card")
+                    else:
+                        card = page.locator("#hand .card.playable").first
+                    before = page.locator("#hand .card").count()
+                    card.click()
+                    page.wait_for_function(
+                        f"document.querySelectorAll('#hand .card').length < {before}",
+                        timeout=10_000)
+                page.wait_for_timeout(50)
+            state = room.table.state
+            assert state.revokes and state.proven is None
+            # Bruno sees the card on the cloth and nothing else: no word of a revoke.
+            bruno.wait_for_function(
+                f"[...document.querySelectorAll('#trick .slot')].length > 0", timeout=10_000)
+            assert bruno.locator("#renuncia-panel .denunciation").count() == 0
+            assert "revoke" not in bruno.locator("#felt").inner_text().lower()
+            bruno.click("#denounce-button")
+            for page in (ana, bruno):
+                page.wait_for_selector("#summary[open]", timeout=10_000)
+            assert room.table.match.score == [0, 4]  # Bruno's side, team 1: the penalty
+            english = bruno.locator("#summary .denunciation").first.inner_text()
+            assert "Revoke proven" in english and "4 games" in english, english
+            portuguese = ana.locator("#summary .denunciation").first.inner_text()
+            assert "Renúncia provada" in portuguese and "4 jogos" in portuguese, portuguese
+            cry = ana.locator("#renuncia-panel .denunciation").first.inner_text()
+            assert "Lugar 2" in cry and "com razão" in cry, cry  # (invited: no name given)
+            assert ana.locator("#score-sheet").get_attribute("data-them") == "4"
+            ana.screenshot(path=str(ARTIFACTS / "web-renuncia.png"))
+            bruno.set_viewport_size({"width": 390, "height": 844})
+            assert bruno.evaluate("document.documentElement.scrollWidth") <= 390
+            bruno.screenshot(path=str(ARTIFACTS / "web-renuncia-phone.png"))
+            assert not errors, errors
+        finally:
+            browser.close()
