@@ -171,18 +171,20 @@ class HumanPlayer:
                     raise InputEnded
                 command = line.strip()
                 cries, named = parse_denounce(command)
+                notice = None
                 if command == "?":
-                    self.screen.say(lang.text("help_renuncia"))
+                    notice = lang.text("help_renuncia")
                 elif is_quit(command):
                     self.confirm_quit()
-                    self.screen.say(lang.text("not_quitting"))
+                    notice = lang.text("not_quitting")
                 elif cries:
-                    crier = named if named is not None else self.crier()
-                    refused = self.cry(crier)
-                    if refused is not None:
-                        self.screen.say(refused)
+                    notice = self.cry(named if named is not None else self.crier())
                 else:
                     return
+                if notice is not None:
+                    # Said, then drawn: the Rich screen shows what was said when it redraws.
+                    self.screen.say(notice)
+                    self.screen.show(self.views.between_turns(self.state))
             return
         if waiting and self.screen.ask(lang.text("continue")) is None:
             raise InputEnded

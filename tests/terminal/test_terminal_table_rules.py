@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from terminal_scripting import Scripted, always, lines, make_table
 from typer.testing import CliRunner
@@ -167,6 +168,36 @@ def test_a_cry_at_the_deals_end_rescores_the_deal(tmp_path: Path) -> None:
     report = check(read(str(table.setup.path)))
     assert report["valid"], report["error"]
     assert report["match"]["score"] == list(table.match.score)
+
+
+def test_the_deals_end_prompt_helps_and_refuses_a_seat_not_at_the_screen(tmp_path: Path
+                                                                          ) -> None:
+    ending = ["?", "r 3", ""]
+
+    def answer(screen: Scripted, prompt: str) -> str | None:
+        return ending.pop(0) if prompt.startswith("The deal is over") else "1"
+
+    table, screen = make_table(tmp_path, answer, rules=RENUNCIA, seed=2)
+    assert table.run().outcome is Outcome.FINISHED
+    assert ending == []
+    assert EN.text("help_renuncia") in screen.said
+    assert "No renúncia now" not in " ".join(screen.said)
+    assert EN.text("renuncia_no_seat", seat=3) in screen.said
+    assert table.states[0].denunciations == []
+
+
+def test_the_rich_screen_asks_at_the_deals_end_too(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from sueca.terminal.render import RichScreen
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10 + "?\n\n"))
+    out = io.StringIO()
+    table, _ = make_table(tmp_path, always("1"), rules=RENUNCIA, seed=2)
+    rich = RichScreen(EN, Console(file=out, width=100, force_terminal=True))
+    assert Table(table.setup, rich).run().outcome is Outcome.FINISHED
+    drawn = out.getvalue()
+    assert "The deal is over: r cries renúncia" in drawn
+    assert "Renúncia: at this table" in drawn  # the help, drawn with the table
 
 
 def test_every_language_tells_how_to_cry_renuncia() -> None:
