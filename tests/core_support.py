@@ -64,6 +64,8 @@ RULE_SETS: dict[str, Rules] = {
     "maria_de_copas": STANDARD.replace(maria_de_copas=5),
     "dummy": STANDARD.replace(dummy=2),
     "open_hands": STANDARD.replace(open_hands=True),
+    "open_dealer_dummy": STANDARD.replace(open_hands="dealer_dummy"),
+    "no_looking_back": STANDARD.replace(no_looking_back=True),
     "review_tricks": STANDARD.replace(review_tricks=True),
     "italiana_bonuses": preset("italiana").replace(
         last_trick_bonus=7, maria_de_copas=3, deal_packets=5, trump_card="dealer_first"
@@ -108,7 +110,8 @@ any_rules = st.builds(
             "redeal_point_trump": st.booleans(),
             "must_trump": st.booleans(),
             "review_tricks": st.booleans(),
-            "open_hands": st.booleans(),
+            "open_hands": st.sampled_from([False, True, "dealer_dummy"]),
+            "no_looking_back": st.booleans(),
             "dummy": st.one_of(st.none(), st.integers(0, 3)),
             "sweep": st.sampled_from(["points", "bandeira", "points_wins_match"]),
             "rolha": st.booleans(),
@@ -119,7 +122,9 @@ any_rules = st.builds(
             # The highest limits allowed too, so that random matches do annul deals often.
             "weak_hand_limits": st.sampled_from([[10, 5], [15, 15], [15, 0]]),
         },
-    ),
+    # Reviewing taken tricks and never looking back at them contradict each other.
+    ).filter(lambda options: not (options.get("review_tricks")
+                                  and options.get("no_looking_back"))),
 )
 """Hypothesis: a rules object with any combination of options, from any preset."""
 

@@ -27,6 +27,7 @@ from core_support import (
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sueca.actions import AskBid, AskCall, AskCard, AskRedeal, Redeal
 from sueca.cards import (
     DECK_SIZE,
     SUIT_LETTERS,
@@ -58,7 +59,9 @@ def allowed_known(state: State, seat: int, other: int) -> CardMask:
     """The cards of ``other``'s hand that ``seat`` may see (RULES.md, docs/rules.md)."""
     rules = state.rules
     allowed = 0
-    if other == seat or rules.open_hands:
+    dealer = state.deal.dealer
+    if other == seat or rules.open_hands is True or (
+            rules.open_hands == "dealer_dummy" and other in (dealer, rules.partner_of(dealer))):
         allowed = state.hands[other]
     if state.trump_card_held() and other == state.deal.dealer:
         allowed |= 1 << state.deal.trump_card
@@ -90,8 +93,12 @@ def check_info(state: State, seat: int) -> InformationState:
     if state.trump_card_held():
         assert info.known[state.deal.dealer] >> state.deal.trump_card & 1
         assert info.trump_card_held
-    if rules.open_hands:
+    if rules.open_hands is True:
         assert list(info.known) == state.hands
+    elif rules.open_hands == "dealer_dummy":  # the seeds' à Descoberta
+        dealer = state.deal.dealer
+        for open_seat in (dealer, rules.partner_of(dealer)):
+            assert info.known[open_seat] & state.hands[open_seat] == state.hands[open_seat]
     assert info.hand_sizes == tuple(h.bit_count() for h in state.hands)
     assert list(info.plays) == state.plays and list(info.trick) == state.trick
     assert list(info.trick_winners) == state.trick_winners
@@ -500,3 +507,78 @@ def check_world_at_table(info: InformationState, world: tuple[CardMask, ...]) ->
         assert not any(info.voids[seat] >> (card_face(c) // 10) & 1 for c in mask_cards(hand))
     pile = ((1 << rules.deck_size) - 1) & ~info.played & ~union
     assert pile.bit_count() == rules.set_aside
+
+
+# ---- the table rules of issue 15: à Descoberta, no looking back, one request -----------------
+
+
+def test_dealer_dummy_shows_the_dealer_and_his_partner_to_everyone() -> None:
+    """open_hands "dealer_dummy" (the seeds' à Descoberta): the dealer's hand and his
+    partner's are face up to every seat, the other two stay hidden."""
+    rules = STANDARD.replace(open_hands="dealer_dummy")
+    state = random_state(rules, random.Random(8), plays=13, dealer=1)
+    for seat in range(4):
+        info = check_info(state, seat)
+        for other in range(4):
+            if other in (1, 3) or other == seat:
+                assert info.known[other] & state.hands[other] == state.hands[other]
+            else:
+                assert info.known[other] == 0
+
+
+def test_no_looking_back_gathers_the_trick_the_moment_it_is_taken() -> None:
+    """no_looking_back: no seat is shown the trick just taken, not even until the next lead;
+    off, it stays on the cloth until then. Everything else a seat knows is the same."""
+    rules = STANDARD.replace(no_looking_back=True)
+    rng = random.Random(2)
+    state = State(rules, deal_cards(rules, 0, rng))
+    plain = State(STANDARD, state.deal)
+    while not state.is_finished():
+        card = rng.choice(state.legal_moves())
+        state.push(card)
+        plain.push(card)
+        for seat in range(4):
+            info = state.information_state(seat)
+            assert info.last_trick() is None
+            other = plain.information_state(seat)
+            assert dataclasses.replace(other, rules=rules) == info
+            if not state.trick and state.trick_winners:
+                assert other.last_trick() == plain.tricks()[-1]
+
+
+@pytest.mark.parametrize("name", [*sorted(RULE_SETS), *sorted(TABLE_RULES)])
+def test_the_request_is_what_the_seat_may_do(name: str) -> None:
+    """InformationState.request(): the one value each front-end renders: the seat asked its
+    legal cards (nothing else is asked of another seat, nor once the deal is over), the bid
+    range, the call, or the redeal question with its points and limit."""
+    rules = {**RULE_SETS, **TABLE_RULES}[name]
+    rng = random.Random(name)
+    for _ in range(3):
+        state = State(rules, deal_cards(rules, rng.randrange(rules.players), rng))
+        while True:
+            for seat in range(rules.players):
+                info = state.information_state(seat)
+                request = info.request()
+                if seat != state.to_play or state.is_finished():
+                    assert request is None
+                    continue
+                assert request is not None and request.seat == seat
+                if state.phase == "play":
+                    assert request == AskCard(seat, state.legal_moves())
+                elif state.phase == "bidding":
+                    # RULES.md section 4: 61 to 120, above the highest bid where bids rise.
+                    highest = max(state.bids, default=0)
+                    lowest = max(61, highest + 1) if rules.bid_must_rise else 61
+                    assert request == AskBid(seat, lowest, 120)
+                    assert request.may_bid == (lowest <= 120)
+                elif state.phase == "calling":
+                    assert request == AskCall(seat, rules.deck_size)
+                else:
+                    assert type(request) is AskRedeal
+                    assert request.may_ask == state.may_ask_redeal(seat)
+                    assert request.may_ask == (request.points < request.limit)
+            moves = [a for a in state.legal_actions(state.to_play) if type(a) is not Redeal
+                     or not a.ask]
+            if state.is_finished() or not moves:
+                break
+            state.apply(state.to_play, rng.choice(moves))

@@ -10,6 +10,7 @@ from core_support import RULE_SETS, any_rules, sweep_state
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sueca.cards import mask_cards
 from sueca.deal import DealError, deal_cards
 from sueca.match import Match, MatchOverError
 from sueca.record import GameRecord, check
@@ -128,3 +129,38 @@ def check_random_match(rules: Rules, seed: int) -> None:
     report = check(GameRecord.from_states(rules, match.first_dealer, states))
     assert report["valid"], report["error"]
     assert report["match"] == {"score": match.score, "winner": winner}
+
+
+def test_a_deal_denounced_after_its_last_card_is_scored_again() -> None:
+    """renuncia: a denunciation made once the last card is down, before the next deal, scores
+    that deal again from the match's score before it; no other deal may be scored again."""
+    rules = STANDARD.replace(renuncia=True, match_target=50)
+    rng = random.Random(6)
+    match = Match(rules, first_dealer=0)
+    first = play_random(match.new_deal(rng), rng)
+    match.finish_deal(first)
+    second = match.new_deal(rng)
+    while not second.is_finished():  # team 0 plays any card it holds (revokes are played)
+        seat = second.to_play
+        cards = mask_cards(second.hands[seat]) if seat % 2 == 0 else second.legal_moves()
+        second.push(rng.choice(cards))
+    assert second.revokes
+    plain = match.finish_deal(second)
+    before = [a - b for a, b in zip(match.score, plain.game_points, strict=True)]
+    revoker = second.played_by()[second.revokes[0]]
+    second.denounce(rules.partner_of(revoker))  # the revoker's own side: wrong
+    wrong = match.rescore_last(second)
+    assert len(match.results) == 2 and match.results[-1] is wrong
+    expected = list(plain.game_points)
+    expected[1 - rules.teams[revoker]] += rules.false_renuncia_penalty
+    assert list(wrong.game_points) == expected
+    assert match.score == [a + b for a, b in zip(before, expected, strict=True)]
+    second.denounce((revoker + 1) % 4)  # the other side: correct
+    proven = match.rescore_last(second)
+    assert proven.revoked_by == rules.teams[revoker]
+    assert match.score == [a + b for a, b in zip(before, proven.game_points, strict=True)]
+    with pytest.raises(ValueError, match="only the deal just finished"):
+        match.rescore_last(first)
+    match.new_deal(rng)
+    with pytest.raises(ValueError, match="only the deal just finished"):
+        match.rescore_last(second)

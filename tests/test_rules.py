@@ -76,6 +76,16 @@ def test_overrides_by_option_name() -> None:
         ({"teams": [0, 1]}, "'teams'"),
         ({"teams": ["a", "b", "a", "b"]}, "teams"),
         ({"hand_size": 10.0}, "hand"),
+        ({"renuncia": 1}, "'renuncia' must be true or false"),
+        ({"renuncia_penalty": -1}, "'renuncia_penalty' must be a whole number >= 0"),
+        ({"false_renuncia_penalty": 0.5}, "'false_renuncia_penalty' must be a whole number"),
+        ({"renuncia_penalty": True}, "'renuncia_penalty'"),
+        ({"variant": "italiana5", "renuncia": True}, "'renuncia' needs partnerships"),
+        ({"open_hands": "all"}, "'open_hands' must be true, false or \"dealer_dummy\""),
+        ({"open_hands": 1}, "'open_hands' must be true, false"),
+        ({"variant": "italiana5", "open_hands": "dealer_dummy"}, "needs partnerships"),
+        ({"no_looking_back": "yes"}, "'no_looking_back' must be true or false"),
+        ({"no_looking_back": True, "review_tricks": True}, "contradict each other"),
     ],
 )
 def test_bad_options_are_refused_by_name(options: dict[str, Any], message: str) -> None:
@@ -115,5 +125,19 @@ def test_option_names_are_the_contract() -> None:
     assert set(OPTION_NAMES) >= {
         "direction", "deal_packets", "trump_card", "redeal_point_trump", "must_trump",
         "review_tricks", "open_hands", "dummy", "scoring", "match_target", "sweep", "rolha",
-        "tie_carry", "last_trick_bonus", "maria_de_copas",
+        "tie_carry", "last_trick_bonus", "maria_de_copas", "renuncia", "renuncia_penalty",
+        "false_renuncia_penalty", "no_looking_back",
     }
+
+
+def test_the_three_table_rules_are_off_in_every_preset_and_round_trip() -> None:
+    for name, rules in PRESETS.items():
+        assert (rules.renuncia, rules.open_hands, rules.no_looking_back) == (False, False,
+                                                                              False), name
+        assert (rules.renuncia_penalty, rules.false_renuncia_penalty) == (4, 1)
+    table = Rules.from_dict({"renuncia": True, "renuncia_penalty": 2, "open_hands":
+                             "dealer_dummy", "no_looking_back": True})
+    assert table.to_dict() == {"variant": "standard", "open_hands": "dealer_dummy",
+                               "no_looking_back": True, "renuncia": True,
+                               "renuncia_penalty": 2}
+    assert Rules.from_dict(table.to_dict()) == table

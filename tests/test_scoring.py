@@ -13,7 +13,7 @@ from core_support import deal_to_points, sweep_state
 from sueca.match import Match
 from sueca.record import GameRecord, check, dumps, loads
 from sueca.rules import STANDARD, Rules, preset
-from sueca.scoring import HandResult, level, match_winner, score_hand
+from sueca.scoring import HandResult, level, match_winner, score_hand, score_renuncia
 from sueca.state import State
 
 BANDEIRA = STANDARD.replace(sweep="bandeira")
@@ -299,3 +299,46 @@ def test_the_last_trick_bonus_goes_to_the_last_trick() -> None:
     tricks = state.tricks()
     assert tricks[-1].points == 10 + sum(rules.card_points[c] for c in tricks[-1].cards)
     assert sum(t.points for t in tricks) == 130
+
+
+# ---- renúncia: score_renuncia ---------------------------------------------------------------
+
+
+def test_a_deal_without_denunciations_is_scored_as_the_cards_say() -> None:
+    plain = score_hand(STANDARD, points=(74, 46), tricks=(6, 4))
+    assert score_renuncia(STANDARD, plain, None, (0, 0)) is plain
+
+
+@pytest.mark.parametrize("rules", [STANDARD, STANDARD.replace(renuncia_penalty=2),
+                                   PONTOS.replace(renuncia_penalty=60)])
+def test_a_proven_revoke_scores_the_penalty_whatever_the_cards(rules: Rules) -> None:
+    for revoked_by in (0, 1):
+        for points in ((120, 0), (74, 46), (60, 60), (0, 120)):
+            plain = score_hand(rules, points, (5, 5))
+            result = score_renuncia(rules, plain, revoked_by, (0, 0))
+            expected = [0, 0]
+            expected[1 - revoked_by] = rules.renuncia_penalty
+            assert list(result.game_points) == expected
+            assert result.winner == 1 - revoked_by and result.revoked_by == revoked_by
+            assert not result.tie and result.carry == 0 and result.wins_match is None
+            assert result.points == plain.points  # the cards taken are still reported
+
+
+def test_wrong_denunciations_give_the_other_side_the_false_penalty() -> None:
+    rules = STANDARD.replace(false_renuncia_penalty=3)
+    plain = score_hand(rules, points=(74, 46), tricks=(6, 4))
+    assert score_renuncia(rules, plain, None, (1, 0)).game_points == (1, 3)
+    assert score_renuncia(rules, plain, None, (0, 2)).game_points == (7, 0)
+    # With a proven revoke too: the revokers' side still pays for its own wrong cries.
+    assert score_renuncia(rules, plain, 0, (1, 1)).game_points == (3, 7)
+    tie = score_hand(CARRY, points=(60, 60), tricks=(5, 5), carry=1)
+    kept = score_renuncia(CARRY, tie, None, (1, 0))
+    assert kept.tie and kept.carry == tie.carry and kept.game_points == (0, 1)
+    assert score_renuncia(CARRY, tie, 1, (0, 0)).carry == 0  # a revoke decided the deal
+
+
+def test_a_bandeira_revoked_wins_no_match() -> None:
+    plain = score_hand(BANDEIRA, points=(120, 0), tricks=(10, 0))
+    assert plain.wins_match == 0
+    result = score_renuncia(BANDEIRA, plain, 0, (0, 0))
+    assert result.wins_match is None and result.game_points == (0, 4)
