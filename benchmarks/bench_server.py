@@ -155,7 +155,7 @@ async def seat_client(url: str, token: str, seat: int, think: float, stop_at: fl
             stage = view.get("stage")
             if stage == "bidding":
                 low = view["auction"]["min_bid"]
-                return {"type": "bid", "bid": rng.choice([0, 0, low] if low else [0])}
+                return {"type": "bid", "value": rng.choice([0, 0, low] if low else [0])}
             if stage == "calling":
                 return {"type": "call", "card": rng.choice("A7KJQ65432") + rng.choice("SHDC")}
             return {"type": "play", "card": rng.choice(view["legal"])}
