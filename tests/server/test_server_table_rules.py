@@ -282,3 +282,61 @@ def test_over_the_socket_a_revoke_then_renuncia(server: LiveServer) -> None:
 
     finals = asyncio.run(scenario())
     assert finals[0]["score"]["match"][1 - finals[0]["summary"]["revoked_by"]] == 4
+
+
+def test_the_bots_at_a_web_table_hear_every_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee calls each bot's hooks at the web table as at every other: the match's
+    start once, each deal's end, each annulled deal; and a stand-in for an away person is
+    told of the match it joins."""
+    from sueca.bots import RandomBot
+    from sueca.server import tables
+
+    heard: list[tuple[int, str]] = []
+
+    class Listening(RandomBot):
+        def new_match(self, rules: Rules, seat: int) -> None:
+            self.seat = seat
+            heard.append((seat, "new_match"))
+
+        def deal_over(self, info: Any, hands: Any) -> None:
+            heard.append((self.seat, "deal_over"))
+
+        def deal_annulled(self, info: Any) -> None:
+            heard.append((self.seat, "deal_annulled"))
+
+    monkeypatch.setattr(tables, "make_bot", lambda level, seed=None: Listening(seed))
+    from sueca.bots.base import decide
+
+    rules = {"variant": "brazil", "weak_hand_redeal": True, "weak_hand_limits": [15, 15],
+             "match_target": 2}
+    table = people_table(SQLiteStorage(":memory:"), rules, seed=3,
+                         kinds=("human", "bot", "bot", "bot"))
+    assert sorted(heard) == [(1, "new_match"), (2, "new_match"), (3, "new_match")]
+    deals = annulled = 0
+    while table.phase != "match_over":
+        if table.phase == "deal_over":
+            deals += 1
+            table.deal_next()
+            continue
+        asked = table.asked()
+        assert asked is not None
+        seat, request = asked
+        if seat == 0:  # the person: asks for a new deal whenever he may
+            if type(request) is AskCard:
+                table.play(0, request.legal[0])
+            else:
+                may = getattr(request, "may_ask", False)
+                annulled += may
+                table.redeal(0, may)
+        else:
+            bot, info = table.bot_to_move(standing_in=False)
+            table.submit(seat, decide(bot, info, strict=True))
+    deals += 1
+    annulled += sum(1 for a in table.match.annulled if a.asked_by != 0)
+    assert len(table.match.annulled) == annulled > 0
+    for seat in (1, 2, 3):
+        assert heard.count((seat, "deal_over")) == deals == len(table.match.results)
+        assert heard.count((seat, "deal_annulled")) == annulled
+        assert heard.count((seat, "new_match")) == 1
+    stand_in = table.stand_in(0)
+    assert isinstance(stand_in, Listening) and (0, "new_match") in heard
