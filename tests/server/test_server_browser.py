@@ -244,7 +244,7 @@ def test_a_person_revokes_and_the_other_side_cries_renuncia(tmp_path: Path) -> N
             assert state.revokes and state.proven is None
             # Bruno sees the card on the cloth and nothing else: no word of a revoke.
             bruno.wait_for_function(
-                f"[...document.querySelectorAll('#trick .slot')].length > 0", timeout=10_000)
+                "[...document.querySelectorAll('#trick .slot')].length > 0", timeout=10_000)
             assert bruno.locator("#renuncia-panel .denunciation").count() == 0
             assert "revoke" not in bruno.locator("#felt").inner_text().lower()
             bruno.click("#denounce-button")
