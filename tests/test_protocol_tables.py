@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from sueca.arena.play import play_match, play_out
-from sueca.auction import PASS
+from sueca.auction import PASS, lowest_bid
 from sueca.bots import Bot, HeuristicBot, RandomBot
 from sueca.cards import DECK_SIZE, card_face, card_name, mask_cards, parse_card
 from sueca.deal import Deal, deal_cards
@@ -32,7 +32,6 @@ from sueca.protocol import (
     copies,
     decode,
     encode,
-    lowest_bid,
 )
 from sueca.rules import MAX_BID, Rules, preset
 from sueca.state import State
@@ -103,6 +102,7 @@ _NORMAL: dict[str, Callable[[Any, int], object]] = {
     "seat_points": lambda v, p: v,
     "redeal_answers": lambda v, p: v,
     "redeal_by": lambda v, p: v,
+    "denunciations": lambda v, p: v,
 }
 
 

@@ -490,7 +490,7 @@ def test_a_program_is_asked_only_with_a_weak_hand_and_hears_every_answer(tmp_pat
         bot.new_match(BRAZIL, seat)
     state = State(BRAZIL, deal_with(LEADER_9, OTHER_5))
     info = state.information_state(1)
-    assert decide(external, info) == 1
+    assert decide(external, info) == Redeal(True)
     state.answer_redeal(True, 1)
     external.deal_annulled(state.information_state(1))
     external.close()

@@ -11,8 +11,11 @@ Traceback (most recent call last):
 ValueError: unknown bot 'nobody' (known: heuristic, ...)
 
 A spec is ``NAME[:OPTION=VALUE…][+signals]`` (options go to the bot, ``+signals`` makes it play
-and read the partner echo of :mod:`sueca.bots.signals`), or ``cmd:COMMAND`` for an external
-program speaking the bot protocol (:mod:`sueca.protocol`).
+and read the partner echo of :mod:`sueca.bots.signals`), or ``PREFIX:REST`` for a kind of bot
+registered by another package (:func:`register_prefix`): ``cmd:COMMAND``, an external program
+speaking the bot protocol, is registered by :mod:`sueca.protocol` when it is imported, so that
+the bots never import the wire. An unknown name or prefix is refused with the bots and the
+prefixes known.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from sueca.bots.pimc import PimcBot
 from sueca.bots.random_bot import RandomBot
 
 BotFactory = Callable[[int | None], Bot]
+# A prefix's factory: the spec after ``PREFIX:`` and the seed.
+PrefixFactory = Callable[[str, int | None], Bot]
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
@@ -38,25 +43,38 @@ BOTS: dict[str, BotFactory] = {
 STRONGEST = "pimc"
 
 
+# PREFIX:REST specs, by prefix; filled by the packages that define them (sueca.protocol: cmd).
+PREFIXES: dict[str, PrefixFactory] = {}
+
+
 def register_bot(name: str, factory: BotFactory) -> None:
     BOTS[name] = factory
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot by spec (``random``, ``heuristic``, ``ismcts:iterations=200+signals``,
-    ``cmd:python my_bot.py``); a bad spec raises ``ValueError`` naming the problem."""
-    spec = spec.strip()
-    if spec.startswith("cmd:"):
-        from sueca.protocol import ExternalBot  # the protocol is not part of the core
+def register_prefix(prefix: str, factory: PrefixFactory) -> None:
+    """Make ``PREFIX:REST`` a bot spec: :func:`make_bot` hands ``REST`` and the seed to
+    ``factory`` (no options or modifiers are read from ``REST``: it is the factory's)."""
+    PREFIXES[prefix] = factory
 
-        return ExternalBot(spec[len("cmd:"):], seed)
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot by spec (``random``, ``heuristic``, ``ismcts:iterations=200+signals``, or a
+    registered prefix's, ``cmd:python my_bot.py``); a bad spec raises ``ValueError`` naming
+    the problem."""
+    spec = spec.strip()
+    prefix, colon, rest = spec.partition(":")
+    if colon and prefix.strip() in PREFIXES:
+        return PREFIXES[prefix.strip()](rest, seed)
     base, plus, modifier = spec.partition("+")
     if plus and modifier.strip() != "signals":
         raise ValueError(f"unknown bot modifier {modifier.strip()!r} in {spec!r} (known: signals)")
     name, _, option_text = base.partition(":")
     name = name.strip()
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        known = ", ".join(sorted(BOTS))
+        if PREFIXES:
+            known += f"; prefixes: {', '.join(f'{p}:' for p in sorted(PREFIXES))}"
+        raise ValueError(f"unknown bot {name!r} (known: {known})")
     bot = BOTS[name](seed)
     if option_text:
         options = {}
@@ -77,6 +95,6 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 
 __all__ = [
-    "BOTS", "STRONGEST", "Bot", "HeuristicBot", "IsmctsBot", "PimcBot", "RandomBot", "make_bot",
-    "register_bot",
+    "BOTS", "PREFIXES", "STRONGEST", "Bot", "HeuristicBot", "IsmctsBot", "PimcBot", "RandomBot",
+    "make_bot", "register_bot", "register_prefix",
 ]

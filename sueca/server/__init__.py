@@ -8,6 +8,7 @@ the same card.
 
 from __future__ import annotations
 
+import sueca.protocol  # noqa: F401 (registers cmd:)
 from sueca.server.app import create_app, serve
 from sueca.server.rooms import Timing
 

@@ -13,3 +13,5 @@
 - :mod:`sueca.terminal.replay`: stepping through a saved record;
 - :mod:`sueca.terminal.commands`: what the commands do, behind the command line.
 """
+
+import sueca.protocol  # noqa: F401 (registers cmd:)
