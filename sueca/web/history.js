@@ -117,6 +117,17 @@ function renderReplay() {
     trumpText += ` · ${t("redeal_before", { name: escapeHtml(match.seats[asked.asked_by]),
       p: asked.points })}`;
   }
+  // Renúncia: each cry and its outcome (the record keeps them; never shown during the play).
+  const rules = record.rules || {};
+  for (const found of result.denunciations || []) {
+    const side = sideOf(found.seat);
+    const n = found.correct ? rules.renuncia_penalty ?? 4 : rules.false_renuncia_penalty ?? 1;
+    const unit = rules.scoring === "pontos" || rules.variant === "pontos" ? t("points_unit")
+      : t(n === 1 ? "game_one" : "games");
+    trumpText += ` · ${t(found.correct ? "denounced_correct" : "denounced_wrong", {
+      name: escapeHtml(match.seats[found.seat]),
+      team: teamNames(match.seats, found.correct ? side : 1 - side), n: `${n} ${unit}` })}`;
+  }
   const dealOptions = record.deals.map((_, i) =>
     `<option value="${i}"${i === dealIndex ? " selected" : ""}>${t("deal_n", { n: i + 1 })}</option>`).join("");
   $("main").innerHTML = `<p><a href="/history">← ${t("back_to_list")}</a></p>

@@ -265,3 +265,64 @@ def test_a_person_revokes_and_the_other_side_cries_renuncia(tmp_path: Path) -> N
             assert not errors, errors
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
+    """A person revokes among three bots, who prove it and cry renúncia! (by the deal's end at
+    the latest); the finished match's replay says who cried it and that he was right."""
+    import asyncio
+
+    import httpx
+    from playwright.sync_api import sync_playwright
+    from server_support import create_table, join, token_of
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = create_table(server.http, ["human", "bot", "bot", "bot"],
+                             {"variant": "standard", "renuncia": True, "match_target": 1},
+                             names=["Ana", "Bruno", "Carla", "Duarte"], level="heuristic")
+
+        async def revoke_and_wait() -> None:
+            ana = await join(server.ws, table["id"], token_of(table, 0), 0)
+            revoked = False
+            while True:
+                view = ana.view
+                assert view is not None
+                if view["phase"] == "match_over":
+                    break
+                if view["phase"] == "deal_over":
+                    await ana.send({"type": "next"})
+                elif view["actor"] == 0 and view["legal"]:
+                    revoke = view.get("revokes") if not revoked else None
+                    revoked = revoked or bool(revoke)
+                    await ana.send({"type": "play", "card": (revoke or view["legal"])[0]})
+                    await ana.sync()
+                    continue
+                await ana.recv(20)
+            assert revoked
+            await ana.socket.close()
+
+        asyncio.run(revoke_and_wait())
+        (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+        report = httpx.get(f"{server.http}/api/history/{entry['id']}").json()["report"]
+        index = next(i for i, deal in enumerate(report["deals"]) if deal.get("denunciations"))
+        cry = report["deals"][index]["denunciations"][-1]
+        assert cry["correct"] and cry["seat"] in (1, 3)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=LAUNCH_ARGS)
+            try:
+                page = browser.new_context(locale="pt-PT").new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{server.http}/history/{entry['id']}")
+                page.wait_for_selector("#deal-select")
+                page.select_option("#deal-select", str(index))
+                facts = page.inner_text("#deal-facts")
+                name = entry["seats"][cry["seat"]]
+                assert f"{name} acusou renúncia — com razão" in facts, facts
+                assert errors == []
+            finally:
+                browser.close()

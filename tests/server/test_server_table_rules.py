@@ -199,7 +199,10 @@ def test_bots_denounce_a_persons_revoke_they_can_prove(tmp_path: Path) -> None:
     stored = store.load_match(table.match_id)
     assert stored is not None and (state.proven.seat, {"type": "denounce"}) in [
         tuple(a) for a in stored.deals[0].actions]
-    assert check(stored.record)["valid"]
+    report = check(stored.record)  # what the history page replays
+    assert report["valid"], report["error"]
+    assert report["deals"][0]["denunciations"] == [
+        {"after": state.proven.after, "seat": state.proven.seat, "correct": True}]
     store.close()
 
 
