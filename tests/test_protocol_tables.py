@@ -763,7 +763,16 @@ def test_a_turn_for_a_seat_the_bot_does_not_play_is_refused() -> None:
 
 # ---- the documented transcripts are true sessions ----------------------------------------
 
-_ANSWERS = {"bid_turn": "bid", "call_turn": "call", "turn": "play", "hello": "hello"}
+def _answers_allowed(message: dict[str, Any]) -> list[list[str]]:
+    """The answers a bot may give to a referee's message, as lists of types in order."""
+    kind = message["type"]
+    if kind == "match" and message.get("rules", {}).get("renuncia"):
+        return [["denounce_ready"]]  # it denounces: ask it at each deal's end too
+    if kind == "turn":
+        return [["play"], ["denounce", "play"]] if message.get("denounce") else [["play"]]
+    answers = {"hello": [["hello"]], "bid_turn": [["bid"]], "call_turn": [["call"]],
+               "redeal_turn": [["redeal"]], "denounce_turn": [["denounce"], ["pass"]]}
+    return answers.get(kind, [[]])
 
 
 def _transcripts() -> list[list[str]]:
@@ -774,27 +783,31 @@ def _transcripts() -> list[list[str]]:
 
 def test_the_documented_transcripts_are_sessions_the_bot_side_follows() -> None:
     """Every referee line of docs/protocol.md's transcripts is followed by the bot side without
-    a protocol error; every bot line answers the question before it, and the referee's echo
-    (its own bid, the contract, its card) agrees with the answer."""
+    a protocol error; the bot lines after each answer it as the protocol allows (a card, a
+    cry and then a card, ...), the bot side's own answers have the same types, and the
+    referee's echo (its own bid, the contract, its card) agrees with the answer."""
     transcripts = _transcripts()
-    assert len(transcripts) == 4
+    assert len(transcripts) == 5
     for lines in transcripts:
         session = BotSession(HeuristicBot(0))
-        question: dict[str, Any] | None = None
-        answered: dict[str, Any] | None = None
+        exchanges: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         for line in lines:
             arrow, message = line[0], decode(line[2:])
+            assert arrow in "→←", line
             if arrow == "←":
-                assert question is not None and message["type"] == _ANSWERS[question["type"]]
-                answered, question = message, None
-                continue
-            assert arrow == "→", line
-            if answered is not None and answered["type"] in ("bid", "call", "play"):
+                assert exchanges, line
+                exchanges[-1][1].append(message)
+            else:
+                exchanges.append((message, []))
+        for index, (message, answers) in enumerate(exchanges):
+            ours = session.handle(message)  # a ProtocolError fails the test
+            kinds = [a["type"] for a in answers]
+            assert kinds in _answers_allowed(message), (message, kinds)
+            assert [a["type"] for a in ours] == kinds, (message, ours)
+            last = answers[-1] if answers else None
+            if last is not None and last["type"] in ("bid", "call", "play"):
                 echo = {"bid": ("bid", "value", "value"), "call": ("contract", "called_card",
-                        "card"), "play": ("played", "card", "card")}[answered["type"]]
-                assert message["type"] == echo[0] and message[echo[1]] == answered[echo[2]]
-                answered = None
-            session.handle(message)  # a ProtocolError fails the test
-            if message["type"] in _ANSWERS:
-                question = message
-        assert question is None
+                        "card"), "play": ("played", "card", "card")}[last["type"]]
+                following = exchanges[index + 1][0]
+                assert following["type"] == echo[0]
+                assert following[echo[1]] == last[echo[2]]

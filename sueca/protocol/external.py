@@ -91,11 +91,12 @@ class ExternalBot(Bot):
         self._no_auction = False
         # renuncia: the deal (SeatFeed.deals) whose turn offers a cry while it is asked; the
         # deal of a cry the program made and the referee has not yet taken; whether it said
-        # denounce_ready (and is asked at each deal's end), and the last deal it was asked
-        # about there.
+        # denounce_ready (and is asked at each deal's end), whether it let that question
+        # time out (and is not asked it again), and the last deal it was asked about there.
         self._offered: int | None = None
         self._cry: int | None = None
         self._ready_to_denounce = False
+        self._silent_at_end = False
         self._asked_at_end: int | None = None
 
     # -- the Bot interface --
@@ -181,7 +182,7 @@ class ExternalBot(Bot):
             cried, self._cry = self._cry == deal and self.feed.telling(info), None
             if cried:
                 return True
-        if (not self._ready_to_denounce or info.phase != Phase.OVER
+        if (not self._ready_to_denounce or self._silent_at_end or info.phase != Phase.OVER
                 or self._asked_at_end == deal or self._process is None):
             return False
         self._asked_at_end = deal  # once a deal, for whichever of its seats is asked first
@@ -269,7 +270,7 @@ class ExternalBot(Bot):
                     "asked to bid, call or answer a redeal question again")
 
     def _no_answer_at_end(self, what: str, fallback: str) -> None:
-        self._ready_to_denounce = False
+        self._silent_at_end = True
         self._error(f"{what}; {fallback}, and it is not asked at a deal's end again")
 
     # -- what is sent --

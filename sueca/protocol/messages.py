@@ -155,8 +155,9 @@ FLAG = Kind(_as_is, _read_flag)
 SUIT = Kind(lambda suit: SUIT_LETTERS[suit], _read_suit)
 RULES = Kind(lambda rules: rules.to_dict(), _read_rules)
 TEXT = Kind(_as_is, _read_text)
-# A bot's answer, kept as written: the referee checks it against its question.
-ANSWER_CARD = Kind(card_name, _read_as_is)
+# A bot's answer, kept as written: the referee checks it against its question. A card given
+# as an id is written by its name (``sueca bot``'s answers).
+ANSWER_CARD = Kind(lambda card: card_name(card) if isinstance(card, int) else card, _read_as_is)
 ANSWER = Kind(_as_is, _read_as_is)
 
 
