@@ -29,9 +29,9 @@ Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
 
 The moves are the actions of :func:`sueca.actions.action_from_dict`, the one wire form of every
 front-end and the protocol. Server messages: ``{"type": "state", "view": …}`` after every
-change (see :mod:`views`),
-``{"type": "error", "code": …, "message": …}`` to the one socket whose message was refused
-(nothing changes then), ``{"type": "joined", "seat": n}`` and ``{"type": "pong"}``.
+change (see :mod:`views`), ``{"type": "error", "code": …, "message": …}`` to the one socket
+whose message was refused (nothing changes then), ``{"type": "joined", "seat": n}`` and
+``{"type": "pong"}``.
 """
 
 from __future__ import annotations
@@ -348,8 +348,8 @@ class Room:
         assert state is not None
         version = table.version
         pause = self.timing.bot_delay
-        if not state.trick and state.plays:
-            pause += self.timing.trick_pause
+        if not state.trick and state.plays and not table.rules.no_looking_back:
+            pause += self.timing.trick_pause  # (no_looking_back: the cloth is cleared at once)
         if pause:
             await asyncio.sleep(pause)
         if table.version != version or not self.bot_plays(seat):
