@@ -38,7 +38,7 @@ from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.rules import Rules
 from sueca.scoring import HandResult
-from sueca.state import IllegalMoveError, State
+from sueca.state import REASON_DENOUNCE, IllegalMoveError, State
 
 REASON_SEAT = "not_your_seat"
 
@@ -173,6 +173,13 @@ class Referee:
             bot = self.seats[self.rules.controller_of(seat)]
         return bot
 
+    def may_denounce(self, seat: int) -> bool:
+        """Whether ``seat`` may cry *renúncia!* now: what the front-ends offer. The state's
+        rule (``renuncia``, a card played, no revoke proven yet), until the next deal starts,
+        and never once the match is won."""
+        state = self.state
+        return state is not None and not self.match.is_over and state.may_denounce(seat)
+
     # ---- moves ---------------------------------------------------------------------------
 
     def submit(self, seat: int, action: Action) -> None:
@@ -184,6 +191,10 @@ class Referee:
             raise IllegalMoveError("no deal is in play", "not_playing")
         if type(action) is Denounce:
             acting = seat
+            if self.match.is_over:
+                # "Until the next deal starts": a won match has no next deal, and its result,
+                # once announced, stands.
+                raise RefereeError("no denunciation now: the match is over", REASON_DENOUNCE)
         else:
             acting = state.to_play
             if self.rules.controller_of(acting) != seat:
@@ -263,7 +274,7 @@ class Referee:
         if not self.rules.renuncia:
             return False
         for seat, bot in enumerate(self.seats):
-            if bot is None or not state.may_denounce(seat):
+            if bot is None or not self.may_denounce(seat):
                 continue
             if bot.denounce(state.information_state(seat)):
                 state.apply(seat, Denounce())

@@ -43,6 +43,8 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
 }
 
 POINTS_TARGET_DEFAULT: Final = 500
+# The largest renúncia penalty, in games: beyond a few matches' worth it is a typing slip.
+MAX_PENALTY: Final = 100
 GAMES_TARGET_DEFAULT: Final = 4
 
 
@@ -126,8 +128,13 @@ class Rules:
         if self.no_looking_back and self.review_tricks:
             raise RulesError("rules options 'no_looking_back' and 'review_tricks' contradict "
                              "each other: taken tricks are either shown again or not")
-        for name in ("last_trick_bonus", "maria_de_copas", "renuncia_penalty",
-                     "false_renuncia_penalty"):
+        for name in ("renuncia_penalty", "false_renuncia_penalty"):
+            value = getattr(self, name)
+            if (not isinstance(value, int) or isinstance(value, bool)
+                    or not 0 <= value <= MAX_PENALTY):
+                raise RulesError(f"rules option {name!r} must be a whole number of games from 0 "
+                                 f"to {MAX_PENALTY}")
+        for name in ("last_trick_bonus", "maria_de_copas"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RulesError(f"rules option {name!r} must be a whole number >= 0")

@@ -116,7 +116,8 @@ def score_renuncia(rules: Rules, result: HandResult, revoked_by: int | None,
                    false_denunciations: Sequence[int]) -> HandResult:
     """A partnership deal's result once its denunciations are counted (``renuncia``). A
     proven revoke by ``revoked_by`` ends the deal: the offenders score nothing and the other
-    side ``renuncia_penalty`` (games, or card points under ``pontos``), whatever the cards
+    side ``renuncia_penalty`` games (under ``pontos``, where the score is card points, a game of
+    penalty is a quarter of the points in play: the capote is every point), whatever the cards
     said; each wrong denunciation by a side gives the other ``false_renuncia_penalty``. A tie
     carried over stays carried only when no revoke decided the deal.
 
@@ -127,11 +128,15 @@ def score_renuncia(rules: Rules, result: HandResult, revoked_by: int | None,
     """
     if revoked_by is None and not any(false_denunciations):
         return result
+    # Under pontos the score is card points: a game of penalty is worth a quarter of the
+    # points in play, so the capote (4) is every point, as taking all of them would be.
+    unit = 1 if rules.scoring == "games" else rules.total_points * rules.cards_in_play // (
+        4 * rules.deck_size)
     delta = [0, 0] if revoked_by is not None else list(result.game_points)
     if revoked_by is not None:
-        delta[1 - revoked_by] = rules.renuncia_penalty
+        delta[1 - revoked_by] = rules.renuncia_penalty * unit
     for side, count in enumerate(false_denunciations):
-        delta[1 - side] += count * rules.false_renuncia_penalty
+        delta[1 - side] += count * rules.false_renuncia_penalty * unit
     return dataclasses.replace(
         result, game_points=tuple(delta), revoked_by=revoked_by,
         false_denunciations=tuple(false_denunciations),

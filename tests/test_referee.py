@@ -440,7 +440,9 @@ def test_a_late_denunciation_scores_the_deal_again(correct: bool) -> None:
     assert not nxt.denunciations and state.denunciations[-1].seat == accuser
 
 
-def test_a_late_denunciation_can_turn_the_match() -> None:
+def test_a_won_match_is_not_reopened_by_a_late_denunciation() -> None:
+    """"Until the next deal starts": a won match has no next deal, and its result, once
+    announced, stands. A cry then is refused and changes nothing."""
     rules = RENUNCIA_RULES["standard"].replace(match_target=1)
     for seed in range(20):
         referee, log = seat_table(rules, people={0, 1, 2, 3}, seed=seed)
@@ -450,10 +452,13 @@ def test_a_late_denunciation_can_turn_the_match() -> None:
             break
     else:
         pytest.skip("no deal won by the revoking side")
-    referee.submit((revoker + 1) % 4, Denounce())
-    assert referee.match.winner == 1 - offenders
-    assert [e[1] for e in log if e[0] == "event"][-2:] == [EventKind.DEAL_ENDED,
-                                                          EventKind.MATCH_ENDED]
+    heard = len(log)
+    score = list(referee.match.score)
+    assert not referee.may_denounce((revoker + 1) % 4)
+    with pytest.raises(IllegalMoveError, match="the match is over"):
+        referee.submit((revoker + 1) % 4, Denounce())
+    assert referee.match.winner == offenders and referee.match.score == score
+    assert len(log) == heard
 
 
 def test_bots_denounce_a_revoke_they_can_prove_at_once() -> None:

@@ -133,7 +133,8 @@ def test_the_penalties_are_scored_as_configured(penalty: int, false_penalty: int
     after the revoke (``during``) or once the last card is down (``after``), correct (by the
     other side) or wrong (by the revoker's partner). A proven revoke: the offenders score
     nothing, the other side ``renuncia_penalty``; else the cards' score; and each wrong one
-    gives the other side ``false_renuncia_penalty`` (games, or card points under pontos)."""
+    gives the other side ``false_renuncia_penalty`` (games; under pontos a game of penalty is a
+    quarter of the points in play, 30 card points)."""
     rules = RENUNCIA_RULES["pontos" if pontos else "standard"].replace(
         renuncia_penalty=penalty, false_renuncia_penalty=false_penalty)
     rng = random.Random(seed)
@@ -168,13 +169,14 @@ def test_the_penalties_are_scored_as_configured(penalty: int, false_penalty: int
             referee.submit(asked[0], Play(rng.choice(asked[1].legal)))  # type: ignore[union-attr]
         plain = score_hand(rules, state.team_points(), state.team_tricks())
     assert state.is_finished() and len(referee.match.results) == 1
+    unit = 30 if pontos else 1
     if correct:
         expected = [0, 0]
-        expected[1 - offenders] = penalty
+        expected[1 - offenders] = penalty * unit
     else:
         expected = list(plain.game_points)
     for side, count in enumerate(wrong):
-        expected[1 - side] += count * false_penalty
+        expected[1 - side] += count * false_penalty * unit
     result = referee.match.results[-1]
     assert list(result.game_points) == referee.match.score == expected
     assert result.revoked_by == (offenders if correct else None)

@@ -77,7 +77,9 @@ def test_overrides_by_option_name() -> None:
         ({"teams": ["a", "b", "a", "b"]}, "teams"),
         ({"hand_size": 10.0}, "hand"),
         ({"renuncia": 1}, "'renuncia' must be true or false"),
-        ({"renuncia_penalty": -1}, "'renuncia_penalty' must be a whole number >= 0"),
+        ({"renuncia_penalty": -1}, "'renuncia_penalty' must be a whole number of games from 0"),
+        ({"renuncia_penalty": 10**29}, "'renuncia_penalty' must be a whole number of games from "
+                                       "0 to 100"),
         ({"false_renuncia_penalty": 0.5}, "'false_renuncia_penalty' must be a whole number"),
         ({"renuncia_penalty": True}, "'renuncia_penalty'"),
         ({"variant": "italiana5", "renuncia": True}, "'renuncia' needs partnerships"),

@@ -310,14 +310,17 @@ def test_a_deal_without_denunciations_is_scored_as_the_cards_say() -> None:
 
 
 @pytest.mark.parametrize("rules", [STANDARD, STANDARD.replace(renuncia_penalty=2),
-                                   PONTOS.replace(renuncia_penalty=60)])
+                                   PONTOS.replace(renuncia_penalty=3)])
 def test_a_proven_revoke_scores_the_penalty_whatever_the_cards(rules: Rules) -> None:
+    """In games, or under pontos in quarters of the points in play (30 card points a game:
+    the capote, 4, is every point)."""
+    unit = 30 if rules.scoring == "pontos" else 1
     for revoked_by in (0, 1):
         for points in ((120, 0), (74, 46), (60, 60), (0, 120)):
             plain = score_hand(rules, points, (5, 5))
             result = score_renuncia(rules, plain, revoked_by, (0, 0))
             expected = [0, 0]
-            expected[1 - revoked_by] = rules.renuncia_penalty
+            expected[1 - revoked_by] = rules.renuncia_penalty * unit
             assert list(result.game_points) == expected
             assert result.winner == 1 - revoked_by and result.revoked_by == revoked_by
             assert not result.tie and result.carry == 0 and result.wins_match is None
