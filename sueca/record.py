@@ -701,3 +701,30 @@ def read(path: str) -> GameRecord:
     except (OSError, UnicodeDecodeError) as error:
         raise RecordFormatError(f"cannot read {path}: {error}") from None
     return loads(text)
+
+
+class PositionError(ValueError):
+    """A record that holds no position to solve or study."""
+
+
+def last_position(text: str) -> State:
+    """The position of a RECORD.md record whose last deal is unfinished: that deal's state
+    (what ``sueca solve`` solves). :class:`PositionError` names the problem: not a record, an
+    invalid record, no deal, or a last deal already played out."""
+    try:
+        record = loads(text)
+    except RecordFormatError as error:
+        raise PositionError(f"not a record: {error}") from None
+    result = replay(record)
+    if result.error is not None:
+        problem = result.error
+        where = f"deal {problem['deal']}" + (
+            f", play {problem['play']}" if problem["play"] is not None else "")
+        raise PositionError(f"invalid record at {where}: {problem['reason']}")
+    if not result.states:
+        raise PositionError("the record holds no deal")
+    state = result.states[-1]
+    if state.is_finished():
+        raise PositionError("the record's last deal is finished: there is no position to "
+                            "solve")
+    return state

@@ -200,32 +200,6 @@ class Solution:
         }
 
 
-def position_from_record(text: str) -> State:
-    """The position of a RECORD.md record whose last deal is unfinished: that deal's state.
-
-    Raises :class:`SolverError` naming the problem: not a record, an invalid record, no deal,
-    or a last deal already played out.
-    """
-    from sueca.record import RecordFormatError, loads, replay
-
-    try:
-        record = loads(text)
-    except RecordFormatError as error:
-        raise SolverError(f"not a record: {error}") from None
-    result = replay(record)
-    if result.error is not None:
-        problem = result.error
-        where = f"deal {problem['deal']}" + (
-            f", play {problem['play']}" if problem["play"] is not None else "")
-        raise SolverError(f"invalid record at {where}: {problem['reason']}")
-    if not result.states:
-        raise SolverError("the record holds no deal")
-    state = result.states[-1]
-    if state.is_finished():
-        raise SolverError("the record's last deal is finished: there is no position to solve")
-    return state
-
-
 def remaining_points(state: State) -> int:
     """Every point still to be taken: cards in hand, cards on the table, the last-trick bonus."""
     if state.is_finished():
@@ -288,7 +262,6 @@ __all__ = [
     "default_backend",
     "default_threads",
     "new_core",
-    "position_from_record",
     "position_of",
     "remaining_points",
     "solve",

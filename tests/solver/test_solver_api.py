@@ -15,7 +15,7 @@ from sueca import solver
 from sueca.cards import parse_card
 from sueca.cli import app
 from sueca.deal import deal_cards
-from sueca.record import GameRecord, dumps
+from sueca.record import GameRecord, PositionError, dumps, last_position
 from sueca.rules import STANDARD
 from sueca.solver import (
     C_AVAILABLE,
@@ -23,7 +23,6 @@ from sueca.solver import (
     SolverError,
     core_for,
     new_core,
-    position_from_record,
     position_of,
     remaining_points,
     solve,
@@ -143,21 +142,21 @@ def test_unknown_backend() -> None:
         new_core(STANDARD, "fortran")
 
 
-def test_position_from_record_and_errors() -> None:
+def test_last_position_and_errors() -> None:
     state = midgame()
     text = dumps(GameRecord.from_states(STANDARD, 1, [state]))
-    again = position_from_record(text)
+    again = last_position(text)
     assert again.plays == state.plays and again.hands == state.hands
-    with pytest.raises(SolverError, match="not a record"):
-        position_from_record("[]")
+    with pytest.raises(PositionError, match="not a record"):
+        last_position("[]")
     while not state.is_finished():
         state.push(state.legal_moves()[0])
-    with pytest.raises(SolverError, match="finished"):
-        position_from_record(dumps(GameRecord.from_states(STANDARD, 1, [state])))
+    with pytest.raises(PositionError, match="finished"):
+        last_position(dumps(GameRecord.from_states(STANDARD, 1, [state])))
     broken = json.loads(text)
     broken["deals"][0]["plays"].append("ZZ")
-    with pytest.raises(SolverError, match="invalid record"):
-        position_from_record(json.dumps(broken))
+    with pytest.raises(PositionError, match="invalid record"):
+        last_position(json.dumps(broken))
 
 
 def test_cli_solve(tmp_path: Path) -> None:
