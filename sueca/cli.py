@@ -367,13 +367,8 @@ def solve(
     Prints the card points each team takes from the remaining tricks (the trick in progress
     included) and the same for every legal card of the seat to move.
     """
-    from sueca.solver import (
-        SolverError,
-        backend_note,
-        check_threads,
-        default_threads,
-        position_from_record,
-    )
+    from sueca.record import PositionError, last_position
+    from sueca.solver import SolverError, backend_note, check_threads, default_threads
     from sueca.solver import solve as solve_position
 
     threads = default_threads() if threads is None else threads
@@ -387,9 +382,9 @@ def solve(
     except (OSError, UnicodeDecodeError) as error:
         raise fail(f"cannot read {path}: {error}") from None
     try:
-        state = position_from_record(text)
+        state = last_position(text)
         solution = solve_position(state, threads=threads)
-    except SolverError as error:
+    except (PositionError, SolverError) as error:
         raise fail(f"{path}: {error}") from None
     note = backend_note()
     if note:
