@@ -273,7 +273,8 @@ _EN: Final = {
         "Renúncia: at this table a card that breaks the rule of play may be typed by name; "
         "nobody is told. r cries renúncia (a player of the other side has revoked this deal): "
         "right, the deal ends and they lose it; wrong, the other side scores a penalty. Until "
-        "the next deal starts; at a shared screen r N cries for Player N."
+        "the next deal starts. At your own prompt r cries for you; at a shared screen, once "
+        "the deal is over, r N cries for Player N."
     ),
     "denounced_right": "{seat} cries renúncia! Proven: the other side revoked, and the deal "
                        "ends",
@@ -290,6 +291,9 @@ _EN: Final = {
     "no_denouncing": "No renúncia now: {reason}",
     "renuncia_too_early": "no card has been played yet",
     "renuncia_no_seat": "Player {seat} is not a person at this screen",
+    "renuncia_own_prompt": "r here cries for {seat} only: {other} cries at their own prompt, "
+                           "or once the deal is over",
+    "renuncia_match_over": "the match is over, and its result stands",
 }
 
 _PT: Final = {
@@ -472,8 +476,8 @@ _PT: Final = {
         "Renúncia: nesta mesa podes jogar pelo nome uma carta que falta à regra (não "
         "assistir, ou não cortar); ninguém é avisado. r grita renúncia (um jogador do outro "
         "lado renunciou nesta mão): se for verdade a mão acaba e eles perdem-na; se não, o "
-        "outro lado marca um castigo. Até começar a mão seguinte; num ecrã partilhado, r N "
-        "grita pelo Jogador N."
+        "outro lado marca um castigo. Até começar a mão seguinte. Na tua vez, r grita por "
+        "ti; num ecrã partilhado, depois de a mão acabar, r N grita pelo Jogador N."
     ),
     "denounced_right": "{seat} grita renúncia! Provado: o outro lado renunciou, e a mão acaba",
     "denounced_right_you": "Gritas renúncia! Provado: o outro lado renunciou, e a mão acaba",
@@ -487,6 +491,9 @@ _PT: Final = {
     "no_denouncing": "Agora não há renúncia: {reason}",
     "renuncia_too_early": "ainda ninguém jogou uma carta",
     "renuncia_no_seat": "Jogador {seat} não é uma pessoa a este ecrã",
+    "renuncia_own_prompt": "aqui r grita só por {seat}: {other} grita na sua vez, ou depois "
+                           "de a mão acabar",
+    "renuncia_match_over": "a partida acabou, e o resultado fica",
 }
 
 # Brazilian Portuguese: "você", "seguir o naipe", "tela"; the seven is the "sete" (in Portugal,
@@ -596,8 +603,9 @@ _PT_BR: Final = _PT | {
         "Renúncia: nesta mesa você pode jogar pelo nome uma carta que quebra a regra (não "
         "seguir o naipe, ou não cortar); ninguém é avisado. r grita renúncia (um jogador do "
         "outro lado renunciou nesta mão): se for verdade a mão termina e eles a perdem; se "
-        "não, o outro lado marca uma multa. Até começar a mão seguinte; numa tela "
-        "compartilhada, r N grita pelo Jogador N."
+        "não, o outro lado marca uma multa. Até começar a mão seguinte. Na sua vez, r grita "
+        "por você; numa tela compartilhada, depois que a mão termina, r N grita pelo "
+        "Jogador N."
     ),
     "denounced_right": "{seat} grita renúncia! Comprovado: o outro lado renunciou, e a mão "
                        "termina",
@@ -611,6 +619,9 @@ _PT_BR: Final = _PT | {
     "deal_renuncia_them": "Mão {number}: comprovada a renúncia deles; jogos {g_us} / {g_them}",
     "prompt_renuncia": "A mão terminou: r grita renúncia, Enter continua (? ajuda, q sair): ",
     "renuncia_no_seat": "Jogador {seat} não é uma pessoa nesta tela",
+    "renuncia_own_prompt": "aqui r grita só por {seat}: {other} grita na própria vez, ou "
+                           "depois que a mão termina",
+    "renuncia_match_over": "a partida terminou, e o resultado vale",
 }
 
 # The reasons of the bots' explain(), as the bots word them (sueca/bots).

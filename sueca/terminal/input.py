@@ -25,6 +25,12 @@ REDEAL_KEEP_WORDS: Final = frozenset({"n", "no", "não", "nao", "k", "keep", "fi
 QUIT_WORDS: Final = ("q", "quit", "sair")
 # The cry of renúncia (the renuncia option): at any prompt of the deal, and at its end.
 DENOUNCE_WORDS: Final = frozenset({"r", "renuncia", "renúncia", "renounce", "revoke"})
+# How much of a line typed the table says back (its echo of piped input, and a refusal): a
+# line pasted by mistake, or 100 kB piped in, is not worth printing whole.
+ECHO_LIMIT: Final = 40
+# The longest number read as a card's number or a bid: the choices and bids are a few digits,
+# and Python refuses to read a number of thousands of digits (int_max_str_digits).
+NUMBER_DIGITS: Final = 4
 
 
 class Quit(Exception):
@@ -39,6 +45,18 @@ class ChoiceError(ValueError):
     """A line that names no card the player may choose by number or by name."""
 
 
+def echoed(text: str, limit: int = ECHO_LIMIT) -> str:
+    """What the table says back of a line typed: the line, or its first ``limit`` characters
+    and "…"."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def read_number(token: str) -> int | None:
+    """``token`` as a number, when it is one of a few decimal digits (``isdecimal``: ``²`` is
+    a digit that ``int`` does not read)."""
+    return int(token) if token.isdecimal() and len(token) <= NUMBER_DIGITS else None
+
+
 def parse_choice(text: str, choices: Sequence[Card], lang: Language, hand: CardMask = 0
                  ) -> Card:
     """The card a player typed: its number among ``choices`` or the card itself (``7h``,
@@ -46,15 +64,16 @@ def parse_choice(text: str, choices: Sequence[Card], lang: Language, hand: CardM
     holds. A card that is not legal is returned as is: the referee refuses it with its
     reason (or, at a ``renuncia`` table, takes it: a revoke is typed by name)."""
     token = text.strip()
-    if token.isdigit():
-        number = int(token)
-        if not 1 <= number <= len(choices):
-            raise ChoiceError(lang.text("no_such_number", number=number, count=len(choices)))
+    if token.isdecimal():
+        number = read_number(token)
+        if number is None or not 1 <= number <= len(choices):
+            raise ChoiceError(lang.text("no_such_number", number=echoed(token),
+                                        count=len(choices)))
         return choices[number - 1]
     try:
         return held_copy(hand, parse_card(token))
     except CardParseError:
-        raise ChoiceError(lang.text("not_a_card", text=token)) from None
+        raise ChoiceError(lang.text("not_a_card", text=echoed(token))) from None
 
 
 def parse_bid(text: str) -> int | None:
@@ -63,7 +82,7 @@ def parse_bid(text: str) -> int | None:
     token = text.strip().lower()
     if token in PASS_WORDS:
         return PASS
-    return int(token) if token.isdigit() and len(token) <= 4 else None
+    return read_number(token)
 
 
 def parse_redeal(text: str) -> bool | None:
@@ -88,9 +107,8 @@ def parse_denounce(text: str) -> tuple[bool, int | None]:
     if not words or words[0] not in DENOUNCE_WORDS or len(words) > 2:
         return False, None
     if len(words) == 2:
-        if not words[1].isdigit():
-            return False, None
-        return True, int(words[1])
+        seat = read_number(words[1])
+        return (False, None) if seat is None else (True, seat)
     return True, None
 
 

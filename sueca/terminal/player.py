@@ -38,6 +38,7 @@ from sueca.terminal.input import (
     ChoiceError,
     InputEnded,
     Quit,
+    echoed,
     is_quit,
     parse_bid,
     parse_choice,
@@ -109,7 +110,8 @@ class HumanPlayer:
         """Draw the viewer's table and read lines until ``act`` takes one (it returns
         ``None``); its refusal, help (``?``) and quitting (``q``) are answered in between,
         and change nothing. At a ``renuncia`` table ``crier`` (the person asked) may cry
-        *renúncia* here: a proven cry ends the deal, and the question with it."""
+        *renúncia* here, for himself only: a proven cry ends the deal, and the question with
+        it."""
         lang = self.lang
         message: str | None = None
         crying = crier is not None and self.rules.renuncia
@@ -129,7 +131,13 @@ class HumanPlayer:
                 self.confirm_quit()
                 message = lang.text("not_quitting")
             elif cries and crier is not None:
-                message = self.cry(named if named is not None else crier)
+                # At a person's own prompt r cries for that person only: at a shared screen,
+                # "r N" here would let him cry (wrongly, at a cost to N's side) in another's
+                # name. Another person cries at his own prompt, or at the deal's end.
+                if named is not None and named != crier:
+                    message = self.not_yours(crier, named)
+                else:
+                    message = self.cry(crier)
                 if self.referee.deal_over:
                     return
             elif command:
@@ -149,15 +157,27 @@ class HumanPlayer:
     def cry(self, seat: int) -> str | None:
         """``seat`` (a person) cries *renúncia*: the narrator tells everybody its outcome;
         a refusal is returned, phrased for the player."""
+        lang = self.lang
         if seat not in self.setup.humans:
-            return self.lang.text("renuncia_no_seat", seat=seat)
+            return lang.text("renuncia_no_seat", seat=seat)
         try:
             self.submit(seat, Denounce())
         except IllegalMoveError as error:
-            reason = (self.lang.text("renuncia_too_early") if not self.state.plays
-                      else str(error))
-            return self.lang.text("no_denouncing", reason=reason)
+            if self.referee.match.is_over:
+                reason = lang.text("renuncia_match_over")
+            elif not self.state.plays:
+                reason = lang.text("renuncia_too_early")
+            else:
+                reason = str(error)
+            return lang.text("no_denouncing", reason=reason)
         return None
+
+    def not_yours(self, crier: int, named: int) -> str:
+        """The refusal of ``r N`` at ``crier``'s own prompt for another seat ``named``."""
+        if named not in self.setup.humans:
+            return self.lang.text("renuncia_no_seat", seat=named)
+        names = self.views.names
+        return self.lang.text("renuncia_own_prompt", seat=names[crier], other=names[named])
 
     def deal_over(self, waiting: bool) -> None:
         """A deal has just been played out. At a ``renuncia`` table a person may still cry
@@ -190,9 +210,9 @@ class HumanPlayer:
             raise InputEnded
 
     def may_cry(self) -> bool:
-        """Whether a person at the table may still cry *renúncia* on the deal in play."""
-        state = self.state
-        return any(state.information_state(s).may_denounce() for s in self.setup.humans)
+        """Whether a person at the table may still cry *renúncia* on the deal in play: the
+        referee's word (never once the match is won: its result stands)."""
+        return any(self.referee.may_denounce(s) for s in self.setup.humans)
 
     def crier(self) -> int:
         """Who cries at a prompt nobody's own: the person at the screen, else the first."""
@@ -262,7 +282,7 @@ class HumanPlayer:
         def act(command: str) -> str | None:
             ask = parse_redeal(command)
             if ask is None:
-                return lang.text("bad_redeal" if may_ask else "bad_keep", text=command)
+                return lang.text("bad_redeal" if may_ask else "bad_keep", text=echoed(command))
             if ask and not may_ask:
                 return lang.text("redeal_only_keep", points=points, limit=limit)
             try:
@@ -300,8 +320,8 @@ class HumanPlayer:
                 except IllegalMoveError:
                     pass
             if not request.may_bid:
-                return lang.text("bad_bid_pass", bid=command, high=bid)
-            return lang.text("bad_bid", bid=command, low=low, high=request.highest)
+                return lang.text("bad_bid_pass", bid=echoed(command), high=bid)
+            return lang.text("bad_bid", bid=echoed(command), low=low, high=request.highest)
 
         self.converse(lambda message: self.views.view(info, seat, acting=seat, bid_hint=hint,
                                                       message=message),
@@ -321,7 +341,7 @@ class HumanPlayer:
             try:
                 self.submit(controller, Call(parse_card(command)))
             except CardParseError:
-                return lang.text("bad_call", text=command)
+                return lang.text("bad_call", text=echoed(command))
             except IllegalMoveError as error:
                 return str(error)
             return None

@@ -42,6 +42,7 @@ from sueca.cards import (
 )
 from sueca.infostate import InformationState
 from sueca.terminal.i18n import Language
+from sueca.terminal.input import echoed
 from sueca.terminal.setup import DUMMY, HUMAN
 from sueca.terminal.view import DISPLAY_SUITS, TableView, suit_cards
 from sueca.trick import Trick
@@ -608,7 +609,7 @@ class PlainScreen:
             self._print("")
             return None
         answer = line.rstrip("\r\n")
-        self._print(answer)  # echo: piped input is not shown by any terminal
+        self._print(echoed(answer))  # echo: piped input is not shown by any terminal
         return answer
 
     def hide(self) -> None:

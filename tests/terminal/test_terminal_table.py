@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from terminal_scripting import Scripted, always, lines, make_table
+from typer.testing import CliRunner
 
 from sueca.cards import (
     SUIT_NAMES,
@@ -19,6 +20,7 @@ from sueca.cards import (
     parse_card,
     suit_cards_high_to_low,
 )
+from sueca.cli import app
 from sueca.deal import Deal
 from sueca.record import check, read
 from sueca.rules import STANDARD, preset
@@ -219,11 +221,29 @@ def test_the_reason_for_not_trumping_under_obligation() -> None:
         ("zz", "not a card: 'zz'"),
         ("99", "there is no card number 99"),
         ("0", "there is no card number 0"),
+        # Said back cut short (it was echoed whole), and read without a crash (int refuses
+        # 5000 digits; "²" is a digit int does not read).
+        ("9" * 5000, "there is no card number " + "9" * 40 + "… \\(1–1\\)$"),
+        ("x" * 100_000, "not a card: '" + "x" * 40 + "…' — "),
+        ("²", "not a card: '²'"),
     ],
 )
 def test_unreadable_input_is_refused(text: str, message: str) -> None:
     with pytest.raises(ChoiceError, match=message):
         parse_choice(text, [parse_card("7H")], EN)
+
+
+def test_a_long_line_is_echoed_and_refused_cut_short(tmp_path: Path) -> None:
+    """Piped input is echoed, and a line that is no card refused: of a 100 kB line, both
+    say its first 40 characters and "…"."""
+    result = CliRunner().invoke(app, ["play", "--seed", "4", "--fast", "--bots", "heuristic",
+                                      "--lang", "en", "--save", str(tmp_path / "m.json")],
+                                input="x" * 100_000 + "\nq\ny\n")
+    assert result.exit_code == 0, result.output[-500:]
+    cut = "x" * 40 + "…"
+    assert f"Your card (number or card, ? help, q quit): {cut}\n" in result.output
+    assert f"not a card: '{cut}'" in result.output
+    assert "x" * 41 not in result.output
 
 
 def test_cards_are_typed_in_any_form() -> None:

@@ -17,6 +17,7 @@ from sueca.cli import app
 from sueca.record import check, read
 from sueca.rules import STANDARD
 from sueca.terminal.i18n import LANGUAGES, language
+from sueca.terminal.input import parse_denounce
 from sueca.terminal.render import PlainScreen, plain_table, render_table
 from sueca.terminal.table import Outcome, Table
 from sueca.terminal.view import TableView
@@ -175,9 +176,13 @@ def test_the_deals_end_prompt_helps_and_refuses_a_seat_not_at_the_screen(tmp_pat
     ending = ["?", "r 3", ""]
 
     def answer(screen: Scripted, prompt: str) -> str | None:
-        return ending.pop(0) if prompt.startswith("The deal is over") else "1"
+        if prompt.startswith("The deal is over"):
+            return ending.pop(0) if ending else ""
+        return "1"
 
-    table, screen = make_table(tmp_path, answer, rules=RENUNCIA, seed=2)
+    # A match to 2: the first deal does not win it (a won match asks nothing more).
+    table, screen = make_table(tmp_path, answer, rules=RENUNCIA.replace(match_target=2),
+                               seed=2)
     assert table.run().outcome is Outcome.FINISHED
     assert ending == []
     assert EN.text("help_renuncia") in screen.said
@@ -186,18 +191,80 @@ def test_the_deals_end_prompt_helps_and_refuses_a_seat_not_at_the_screen(tmp_pat
     assert table.states[0].denunciations == []
 
 
+def test_a_won_match_offers_no_cry_and_a_late_one_is_refused(tmp_path: Path) -> None:
+    """Seed 4: the first deal wins a match to 1. Its result stands: the deal's-end prompt is
+    not offered (it was, and an r there scored the deal again and dealt Deal 2), and a cry
+    made anyway is refused in the player's words."""
+    cries: list[str] = []
+
+    def answer(screen: Scripted, prompt: str) -> str | None:
+        if prompt.startswith("The deal is over"):
+            cries.append(prompt)
+            return "r" if len(cries) == 1 else ""
+        return "1"
+
+    table, screen = make_table(tmp_path, answer, rules=RENUNCIA, seed=4)
+    assert table.run().outcome is Outcome.FINISHED
+    assert cries == [] and EN.text("prompt_renuncia") not in screen.prompts
+    assert len(table.states) == 1 and table.match.score == [1, 0]
+    assert table.people.cry(0) == EN.text("no_denouncing",
+                                          reason=EN.text("renuncia_match_over"))
+    assert table.states[0].denunciations == [] and table.match.score == [1, 0]
+    assert check(read(str(table.setup.path)))["match"]["score"] == [1, 0]
+
+
+def test_at_a_persons_own_prompt_r_cries_for_that_person_only(tmp_path: Path) -> None:
+    """Hot-seat, seats 0 and 1 opponents. At Player 0's card prompt "r 1" is refused (it let
+    him cry wrongly in Player 1's name, scoring for his own side); at the shared deal's-end
+    prompt "r 1" is Player 1's cry."""
+    typed: list[str] = []  # the prompts "r 1" was typed at: a card's, then the deal's end
+
+    def answer(screen: Scripted, prompt: str) -> str | None:
+        if prompt.startswith("Pass the screen"):
+            return ""
+        if prompt.startswith("The deal is over"):
+            if len(typed) == 1:
+                typed.append(prompt)
+                return "r 1"
+            return ""
+        view = screen.last_view
+        if not typed and view.acting == 0 and view.info.plays:
+            typed.append(prompt)
+            return "r 1"
+        return "1"
+
+    table, screen = make_table(tmp_path, answer, rules=RENUNCIA.replace(match_target=3),
+                               humans=(0, 1), seed=1)
+    assert table.run().outcome is Outcome.FINISHED
+    assert typed[0].startswith("Player 0, your card") and len(typed) == 2
+    refused = [v.message for v in screen.views if v.message]
+    assert refused == [EN.text("renuncia_own_prompt", seat="Player 0", other="Player 1")]
+    first = table.states[0]
+    assert [(d.after, d.seat, d.correct) for d in first.denunciations] == [(40, 1, False)]
+    assert table.match.results[0].false_denunciations == (0, 1)
+
+
 def test_the_rich_screen_asks_at_the_deals_end_too(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from sueca.terminal.render import RichScreen
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10 + "?\n\n"))
+    # A match to 2: the first deal does not win it (a won match asks nothing more).
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10 + "?\n\n" + "1\n" * 300))
     out = io.StringIO()
-    table, _ = make_table(tmp_path, always("1"), rules=RENUNCIA, seed=2)
+    table, _ = make_table(tmp_path, always("1"), rules=RENUNCIA.replace(match_target=2),
+                          seed=2)
     rich = RichScreen(EN, Console(file=out, width=100, force_terminal=True))
     assert Table(table.setup, rich).run().outcome is Outcome.FINISHED
     drawn = out.getvalue()
     assert "The deal is over: r cries renúncia" in drawn
     assert "Renúncia: at this table" in drawn  # the help, drawn with the table
+
+
+def test_a_cry_names_its_seat_by_number() -> None:
+    assert parse_denounce(" R ") == (True, None)
+    assert parse_denounce("renúncia 2") == (True, 2)
+    for text in ("r two", "r ²", "r " + "9" * 5000, "r 1 2", "rr"):
+        assert parse_denounce(text) == (False, None), text
 
 
 def test_every_language_tells_how_to_cry_renuncia() -> None:
@@ -210,12 +277,12 @@ def test_renuncia_from_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     result = CliRunner().invoke(app, ["play", "--seed", "5", "--fast", "--bots", "heuristic",
                                       "--lang", "en", "--save", str(path), "--set",
-                                      "renuncia=true", "--set", "match_target=1"],
-                                input="1\n" * 200)
+                                      "renuncia=true", "--set", "match_target=2"],
+                                input="1\n" * 400)
     assert result.exit_code == 0, result.output
     assert "The deal is over: r cries renúncia" in result.output
     assert read(str(path)).rules == {"variant": "standard", "renuncia": True,
-                                     "match_target": 1}
+                                     "match_target": 2}
 
 
 # ---- à Descoberta: the dealer and his partner face up -------------------------------------------

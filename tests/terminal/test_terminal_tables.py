@@ -75,6 +75,7 @@ def test_bids_are_numbers_or_a_pass() -> None:
     assert [parse_bid(t) for t in ("0", "p", "Pass", "passo")] == [0, 0, 0, 0]
     assert parse_bid("seventy") is None
     assert parse_bid("-5") is None
+    assert parse_bid("9" * 5000) is None and parse_bid("²") is None  # no crash either
 
 
 def lowest_asked(rules: Rules, bids: list[int]) -> int:
@@ -122,7 +123,7 @@ class Auctioneer:
     line that is not a card, then the call of a card he lacks, then the first legal card."""
 
     def __init__(self) -> None:
-        self.bids = ["50", "lots", "120"]
+        self.bids = ["50", "lots", "9" * 5000, "120"]
         self.calls = ["XX"]
         self.called: Card | None = None
 
@@ -160,6 +161,7 @@ def test_the_human_bids_calls_and_plays_a_whole_deal(
     messages = [v.message for v in screen.views if v.message]
     assert EN.text("bad_bid", bid="50", low=61, high=120) in messages
     assert EN.text("bad_bid", bid="lots", low=61, high=120) in messages
+    assert EN.text("bad_bid", bid="9" * 40 + "…", low=61, high=120) in messages  # cut short
     assert EN.text("bad_call", text="XX") in messages
     assert "You bid 120" in screen.said
     assert any(s.startswith("You play for 120 and call") for s in screen.said)
