@@ -37,7 +37,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sueca.jsontext import NotJsonError, parse_json
-from sueca.record import check, dumps
+from sueca.record import GameRecord, check, dumps
+from sueca.rules import RulesError
+from sueca.server import views
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
@@ -98,6 +100,16 @@ def _match_summary(match: StoredMatch) -> dict[str, Any]:
         "winner": match.winner,
         "deals": match.played_deals,
     }
+
+
+def _renuncia(record: GameRecord) -> dict[str, int] | None:
+    """A renúncia match's penalties as the table scored them (the history page says what each
+    cry cost), or ``None`` for a match without the rule."""
+    try:
+        rules = record.parsed_rules()
+    except (RulesError, TypeError):
+        return None  # the report says why the record does not read
+    return views.renuncia_penalties(rules) if rules.renuncia else None
 
 
 def create_app(
@@ -218,7 +230,8 @@ def create_app(
             return _error(404, "no_match", "no such finished match")
         return JSONResponse({"match": _match_summary(match),
                              "record": match.record.to_json(),
-                             "report": check(match.record)})
+                             "report": check(match.record),
+                             "renuncia": _renuncia(match.record)})
 
     async def history_record(request: Request) -> Response:
         match = finished_match(request)

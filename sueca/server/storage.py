@@ -350,14 +350,13 @@ class SQLiteStorage:
         )
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None:
-        """The match's score after a deal. With a ``winner`` the match is over (finished now,
-        or when first won); without one it goes on (a denunciation of the deal just over,
-        ``renuncia``, can take a won match back)."""
+        """The match's score after a deal. With a ``winner`` the match is over: finished now,
+        or when first won. A won match is never reopened (the referee refuses a late
+        *renúncia!* once it is won), so a finished time, once set, stays."""
         self._db.execute(
-            "UPDATE matches SET score = ?, winner = ?,"
-            " finished = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished, ?) END"
+            "UPDATE matches SET score = ?, winner = ?, finished = COALESCE(finished, ?)"
             " WHERE id = ?",
-            (json.dumps(score), winner, winner, time.time(), match_id),
+            (json.dumps(score), winner, None if winner is None else time.time(), match_id),
         )
 
     # ---- reads -----------------------------------------------------------------------------

@@ -217,7 +217,7 @@ class Table:
             table.referee.deal(first)
         if match.results and (stored.match.score != list(match.score)
                               or stored.match.winner != match.winner
-                              or (stored.match.finished is None) == match.is_over):
+                              or (stored.match.finished is None and match.is_over)):
             table._store_score()  # the server stopped between a deal's last move and this
         return table
 

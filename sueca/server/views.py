@@ -33,6 +33,8 @@ from sueca.actions import AskBid, AskCard, AskRedeal, Denunciation, Request
 from sueca.auction import bidding_order
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_information
+from sueca.rules import Rules
+from sueca.scoring import HandResult, score_renuncia
 from sueca.server.tables import Table
 
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
@@ -84,6 +86,21 @@ def _denunciation(found: Denunciation) -> dict[str, Any]:
     """A *renúncia!* as the whole table hears it: who cried it, after how many cards of the
     deal, and whether the hands proved it (never which card revoked)."""
     return {"after": found.after, "seat": found.seat, "correct": found.correct}
+
+
+def renuncia_penalties(rules: Rules) -> dict[str, int]:
+    """A renúncia table's penalties: in games, as the rules set them (``penalty``,
+    ``false_penalty``), and what each scores the other side in the match score's unit
+    (``penalty_scored``, ``false_penalty_scored``: card points under ``pontos``, where a game
+    of penalty is a quarter of the points in play). Those are asked of the scoring itself, the
+    one place that knows what a game of penalty is worth. The table's view and the history
+    page both say them."""
+    nothing = HandResult(points=(0, 0), tricks=(0, 0), game_points=(0, 0))
+    proven = score_renuncia(rules, nothing, revoked_by=0, false_denunciations=(0, 0))
+    wrong = score_renuncia(rules, nothing, revoked_by=None, false_denunciations=(1, 0))
+    return {"penalty": rules.renuncia_penalty, "false_penalty": rules.false_renuncia_penalty,
+            "penalty_scored": proven.game_points[1],
+            "false_penalty_scored": wrong.game_points[1]}
 
 
 def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
@@ -170,8 +187,7 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
         "open_hands": rules.open_hands,  # false, true or "dealer_dummy": see ``known``
         # renuncia: a revoke may be played and denounced; what a proven one and a wrong
         # denunciation score the other side.
-        "renuncia": {"penalty": rules.renuncia_penalty,
-                     "false_penalty": rules.false_renuncia_penalty} if rules.renuncia else None,
+        "renuncia": renuncia_penalties(rules) if rules.renuncia else None,
         "match_target": rules.match_target,
         "scoring": rules.scoring,
         "seats": [
@@ -220,7 +236,9 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
             view["redeal"] = {"may_ask": request.may_ask, "points": request.points,
                               "limit": request.limit}
         if table.rules.renuncia:
-            view["may_denounce"] = info.may_denounce()
+            # The referee's word: the state's rule, and never once the match is won (a won
+            # match is not reopened), so no page offers a cry the referee would refuse.
+            view["may_denounce"] = table.referee.may_denounce(seat)
     return view
 
 

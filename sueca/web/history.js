@@ -5,7 +5,7 @@ const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
 const MATCH_ID = parts.length > 1 ? Number(parts[1]) : null;
 let matches = [];
-let data = null; // {match, record, report}
+let data = null; // {match, record, report, renuncia}
 let dealIndex = 0;
 let step = 0; // 0: cards dealt; k: k tricks played
 
@@ -121,7 +121,8 @@ function renderReplay() {
   const rules = record.rules || {};
   for (const found of result.denunciations || []) {
     const side = sideOf(found.seat);
-    const n = found.correct ? rules.renuncia_penalty ?? 4 : rules.false_renuncia_penalty ?? 1;
+    // As the table scored it (the server's renuncia: card points a game under pontos).
+    const n = found.correct ? data.renuncia.penalty_scored : data.renuncia.false_penalty_scored;
     const unit = rules.scoring === "pontos" || rules.variant === "pontos" ? t("points_unit")
       : t(n === 1 ? "game_one" : "games");
     trumpText += ` · ${t(found.correct ? "denounced_correct" : "denounced_wrong", {

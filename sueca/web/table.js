@@ -453,7 +453,8 @@ function renderRedeal(panel) {
 
 let renunciaKey = null; // the panel is rebuilt only when what it shows changes
 
-// A penalty in the table's unit: games, or card points at a pontos table.
+// A penalty as it is scored, in the table's unit: games, or card points at a pontos table
+// (the view's penalty_scored: there a game of penalty is a quarter of the points in play).
 function penaltyText(n) {
   if (view.scoring === "pontos") return `${n} ${t("points_unit")}`;
   return `${n} ${t(n === 1 ? "game_one" : "games")}`;
@@ -463,8 +464,8 @@ function denunciationText(found) {
   const side = sideOf(found.seat);
   const name = escapeHtml(seatName(found.seat));
   return found.correct
-    ? t("denounced_correct", { name, team: teamLabel(side), n: penaltyText(view.renuncia.penalty) })
-    : t("denounced_wrong", { name, team: teamLabel(1 - side), n: penaltyText(view.renuncia.false_penalty) });
+    ? t("denounced_correct", { name, team: teamLabel(side), n: penaltyText(view.renuncia.penalty_scored) })
+    : t("denounced_wrong", { name, team: teamLabel(1 - side), n: penaltyText(view.renuncia.false_penalty_scored) });
 }
 
 function renderRenuncia() {
@@ -637,18 +638,18 @@ function renderSummary() {
   }
   if (view.renuncia) {
     // The renúncia's outcome and its penalties (they are in the game points), and until the
-    // next deal starts the cry itself.
+    // next deal starts the cry itself: never in the match-over dialog (a won match stands).
     if (s.revoked_by !== null && s.revoked_by !== undefined) {
       headline += `<p class="denunciation"><strong>${t("summary_revoke", {
-        team: teamLabel(1 - s.revoked_by), n: penaltyText(view.renuncia.penalty) })}</strong></p>`;
+        team: teamLabel(1 - s.revoked_by), n: penaltyText(view.renuncia.penalty_scored) })}</strong></p>`;
     }
     (s.false_denunciations || []).forEach((count, side) => {
       if (count) {
         headline += `<p class="denunciation">${t("summary_false", {
-          team: teamLabel(1 - side), n: penaltyText(count * view.renuncia.false_penalty) })}</p>`;
+          team: teamLabel(1 - side), n: penaltyText(count * view.renuncia.false_penalty_scored) })}</p>`;
       }
     });
-    if (seated && view.may_denounce) {
+    if (seated && view.may_denounce && view.phase === "deal_over") {
       action = `${denounceButton("denounce-summary")} ${action}`;
     }
   }

@@ -326,3 +326,45 @@ def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
                 assert errors == []
             finally:
                 browser.close()
+
+
+@pytest.mark.slow
+def test_the_match_over_dialog_offers_no_renuncia(browser: Any, tmp_path: Path) -> None:
+    """A renúncia match to one game, Ana among three bots: once it is won the dialog offers a
+    rematch and the history, never the cry (a won match stands), though the deal's rule alone
+    would still let her cry."""
+    import httpx
+
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        response = httpx.post(f"{server.http}/api/tables", json={
+            "rules": {"variant": "standard", "renuncia": True, "match_target": 1},
+            "seats": [{"kind": "human", "name": "Ana"}] + [
+                {"kind": "bot", "level": "heuristic"}] * 3})
+        assert response.status_code == 201, response.text
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.http + response.json()["seats"][0]["link"])
+        page.wait_for_selector("#hand .card")
+        while not page.locator("#summary[open] #rematch").count():
+            page.wait_for_function(
+                "document.querySelector('#summary[open] #rematch') ||"
+                " document.querySelector('#summary[open] #next-deal') ||"
+                " document.querySelector('#hand .card.playable')", timeout=20_000)
+            if page.locator("#summary[open] #next-deal").count():
+                page.click("#next-deal")  # a tie: the match goes on
+                page.wait_for_function("!document.querySelector('#summary[open]')",
+                                       timeout=10_000)
+                continue
+            playable = page.locator("#hand .card.playable")
+            if page.locator("#summary[open]").count() or not playable.count():
+                continue
+            before = page.locator("#hand .card").count()
+            playable.first.click()
+            page.wait_for_function(
+                f"document.querySelectorAll('#hand .card').length < {before}", timeout=10_000)
+        (room,) = server.app.state.rooms.rooms.values()
+        assert room.table.phase == "match_over" and room.table.state.may_denounce(0)
+        assert page.locator("#summary .denounce").count() == 0
+        assert page.locator("#denounce-button").count() == 0
+        assert not errors, errors

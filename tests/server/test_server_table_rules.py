@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 
@@ -72,7 +73,8 @@ def test_a_revoke_is_played_told_to_nobody_and_a_denunciation_ends_the_deal(
     store = SQLiteStorage(db)
     table = people_table(store, {"variant": "standard", "renuncia": True, "match_target": 10})
     before = views(table)
-    assert all(v["renuncia"] == {"penalty": 4, "false_penalty": 1} for v in before)
+    assert all(v["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 4,
+                                 "false_penalty_scored": 1} for v in before)
     assert all(v["denunciations"] == [] for v in before)
     assert not any(v.get("may_denounce") for v in before)  # no card down yet
     seat, card = revoke_somewhere(table)
@@ -139,6 +141,88 @@ def test_a_late_denunciation_rescores_the_deal_just_over(tmp_path: Path) -> None
     stored = store.load_match(table.match_id)
     assert stored is not None and stored.score == table.match.score
     store.close()
+
+
+def won_with_a_revoke(store: SQLiteStorage) -> tuple[Table, int]:
+    """A match to one game, stored in ``store``, where a seat revokes and its side wins the
+    match: the table, at match over, and the revoker's seat."""
+    rules = {"variant": "standard", "renuncia": True, "match_target": 1}
+    for seed in range(1, 40):
+        for storage in (SQLiteStorage(":memory:"), store):  # found, then played again there
+            table = people_table(storage, rules, seed=seed)
+            seat, _ = revoke_somewhere(table)
+            while table.phase == "playing":
+                play_legal(table)
+            if table.phase != "match_over" or table.match.winner != seat % 2:
+                break
+            if storage is store:
+                return table, seat
+    raise AssertionError("no seed where the revoking side wins")
+
+
+def test_a_won_match_is_not_reopened_by_a_late_cry(tmp_path: Path) -> None:
+    """The match is won with a revoke unproven: the other side's cry now is refused (the
+    referee's bad_denounce, "the match is over"), no view offers it, and nothing changes: the
+    score, the winner, the stored match and its place in the history."""
+    store = SQLiteStorage(tmp_path / "s.db")
+    table, seat = won_with_a_revoke(store)
+    state = table.state
+    assert state is not None and state.revokes and state.may_denounce((seat + 1) % 4)
+    assert not any(v.get("may_denounce") for v in views(table))
+    stored = store.load_match(table.match_id)
+    assert stored is not None and stored.finished is not None
+    score, winner, version = table.match.score[:], table.match.winner, table.version
+    for accuser in ((seat + 1) % 4, (seat + 3) % 4, seat):
+        with pytest.raises(IllegalMoveError) as refused:
+            table.denounce(accuser)
+        assert refused.value.reason == "bad_denounce" and "match is over" in str(refused.value)
+    assert table.phase == "match_over" and table.match.score == score
+    assert table.match.winner == winner and table.version == version
+    after = store.load_match(table.match_id)
+    assert after is not None and (after.finished, after.score, after.winner) == (
+        stored.finished, score, winner)
+    assert [m.id for m in store.finished_matches()] == [table.match_id]
+    assert not any(a == {"type": "denounce"} for _, a in after.deals[-1].actions)
+    store.close()
+
+
+def test_a_won_matchs_finish_stays_when_its_score_is_stored_again(tmp_path: Path) -> None:
+    """A finished time, once set, stays: storing a won match's score again (a restart between
+    a deal's last move and its score) keeps the moment it was won."""
+    store = SQLiteStorage(tmp_path / "s.db")
+    table, _ = won_with_a_revoke(store)
+    stored = store.load_match(table.match_id)
+    assert stored is not None and stored.finished is not None
+    store.score_match(table.match_id, list(table.match.score), table.match.winner)
+    again = store.load_match(table.match_id)
+    assert again is not None and again.finished == stored.finished
+    store.close()
+
+
+def test_a_pontos_table_scores_and_shows_a_game_of_penalty_as_30_points(tmp_path: Path) -> None:
+    """Under pontos a game of penalty is a quarter of the points in play: every view says the
+    penalties as scored (120 card points a proven revoke, 30 a wrong cry), the summary's game
+    points are those, and a deal ended early shows of the other hands only the cards played."""
+    table = people_table(SQLiteStorage(":memory:"), {"variant": "pontos", "renuncia": True})
+    assert all(v["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 120,
+                                 "false_penalty_scored": 30} for v in views(table))
+    seat, _ = revoke_somewhere(table)
+    table.denounce((seat + 2) % 4)  # the revoker's partner: wrong, 30 to the other side
+    table.denounce((seat + 1) % 4)  # right: the deal ends, 120 more to the other side
+    state = table.state
+    assert state is not None and table.phase == "deal_over"
+    offenders, others = seat % 2, 1 - seat % 2
+    assert table.match.score[others] == 150 and table.match.score[offenders] == 0
+    public = {card_name(c) for c in state.plays} | {card_name(state.deal.trump_card)}  # type: ignore[arg-type]
+    for view in views(table):
+        summary = view["summary"]
+        assert summary["game_points"][others] == 150 == (
+            view["renuncia"]["penalty_scored"] + view["renuncia"]["false_penalty_scored"])
+        assert summary["revoked_by"] == offenders
+        known = {c for hand in summary["hands"] for c in hand}
+        assert known <= public | set(view["hand"]), view["you"]
+    spectator = views(table)[-1]
+    assert {c for hand in spectator["summary"]["hands"] for c in hand} <= public
 
 
 def test_a_table_without_renuncia_refuses_a_revoke_and_a_denunciation(tmp_path: Path) -> None:
@@ -285,6 +369,83 @@ def test_over_the_socket_a_revoke_then_renuncia(server: LiveServer) -> None:
 
     finals = asyncio.run(scenario())
     assert finals[0]["score"]["match"][1 - finals[0]["summary"]["revoked_by"]] == 4
+
+
+async def play_one(players: list[Any], revoke: bool) -> int | None:
+    """Over the sockets, the seat to play plays its first legal card, or with ``revoke`` its
+    first revoke if it may make one: the seat that revoked, if it did."""
+    view = await players[0].sync()
+    actor = view["actor"]
+    mine = await players[actor].sync()
+    revokes = mine.get("revokes") if revoke else None
+    await players[actor].send({"type": "play", "card": (revokes or mine["legal"])[0]})
+    await players[actor].sync()
+    return actor if revokes else None
+
+
+def test_over_the_socket_a_cry_after_the_match_is_won_is_refused(server: LiveServer) -> None:
+    """The reviewer's table: a match to one game, a revoke nobody cried, the match won. A cry
+    then gets an error on that socket alone and nothing changes: the phase, the score, the
+    winner, the finished match in the history; no view offers the cry."""
+    table = create_table(server.http, ["human"] * 4, {"variant": "standard", "renuncia": True,
+                                                      "match_target": 1})
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        players = [await join(server.ws, table["id"], token_of(table, s), s) for s in range(4)]
+        spectator = await join(server.ws, table["id"], None, None)
+        revoker = None
+        while revoker is None:
+            revoker = await play_one(players, revoke=True)
+        while (await spectator.sync())["phase"] == "playing":
+            await play_one(players, revoke=False)  # nobody cries: the match is won
+        before = await spectator.sync()
+        assert [(await p.sync())["may_denounce"] for p in players] == [False] * 4
+        accuser = players[(revoker + 1) % 4]
+        await accuser.send({"type": "denounce"})
+        error = await accuser.recv_until("error")
+        assert error["code"] == "bad_denounce" and "match is over" in error["message"]
+        after = await spectator.sync()
+        for p in [*players, spectator]:
+            await p.socket.close()
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert after == before and after["phase"] == "match_over"
+    assert after["score"]["winner"] is not None and after["denunciations"] == []
+    (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+    assert entry["finished"] is not None and entry["score"] == after["score"]["match"]
+    assert entry["winner"] == after["score"]["winner"]
+    detail = httpx.get(f"{server.http}/api/history/{entry['id']}").json()
+    assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 4,
+                                  "false_penalty_scored": 1}
+
+
+def test_the_history_of_a_pontos_match_says_its_penalty_as_scored(server: LiveServer) -> None:
+    """A pontos match to 100 points, won by a proven revoke (a capote: 120 card points): the
+    history answers the penalties as the table scored them, for the page to say."""
+    table = create_table(server.http, ["human"] * 4, {"variant": "pontos", "renuncia": True,
+                                                      "match_target": 100})
+
+    async def scenario() -> dict[str, Any]:
+        players = [await join(server.ws, table["id"], token_of(table, s), s) for s in range(4)]
+        revoker = None
+        while revoker is None:
+            revoker = await play_one(players, revoke=True)
+        await players[(revoker + 1) % 4].send({"type": "denounce"})
+        final = await players[0].sync()
+        for p in players:
+            await p.socket.close()
+        return final
+
+    final = asyncio.run(scenario())
+    others = 1 - final["summary"]["revoked_by"]
+    assert final["phase"] == "match_over" and final["score"]["winner"] == others
+    assert final["summary"]["game_points"][others] == 120 == final["renuncia"]["penalty_scored"]
+    (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+    detail = httpx.get(f"{server.http}/api/history/{entry['id']}").json()
+    assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 120,
+                                  "false_penalty_scored": 30}
+    assert detail["report"]["deals"][-1]["game_points"][others] == 120
 
 
 def test_the_bots_at_a_web_table_hear_every_hook(monkeypatch: pytest.MonkeyPatch) -> None:
