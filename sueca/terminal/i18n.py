@@ -204,6 +204,8 @@ _EN: Final = {
     "replay_prompt": "Enter next trick, b back, q quit: ",
     "replay_position": "Deal {deal} of {deals}, after trick {trick} of {tricks}",
     "replay_start": "Deal {deal} of {deals}: the cards as dealt",
+    "replay_in_trick": "Deal {deal} of {deals}, in trick {trick} of {tricks}",
+    "replay_cry": "{where}. {cry}",
     "replay_end": "End of the record.",
     # every table: many seats, two decks, the auction of five-player Sueca Italiana
     "declarer": "declarer",
@@ -407,6 +409,8 @@ _PT: Final = {
     "replay_prompt": "Enter vaza seguinte, b voltar, q sair: ",
     "replay_position": "Mão {deal} de {deals}, depois da vaza {trick} de {tricks}",
     "replay_start": "Mão {deal} de {deals}: as cartas como foram dadas",
+    "replay_in_trick": "Mão {deal} de {deals}, na vaza {trick} de {tricks}",
+    "replay_cry": "{where}. {cry}",
     "replay_end": "Fim do registo.",
     "declarer": "declarante",
     "unknown_side": "lado desconhecido",
