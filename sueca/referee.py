@@ -191,9 +191,10 @@ class Referee:
             raise IllegalMoveError("no deal is in play", "not_playing")
         if type(action) is Denounce:
             acting = seat
-            if self.match.is_over:
+            if self.match.is_over and state.may_denounce(seat):
                 # "Until the next deal starts": a won match has no next deal, and its result,
-                # once announced, stands.
+                # once announced, stands. (Where the deal's own rule refuses the cry, its
+                # reason is the one given.)
                 raise RefereeError("no denunciation now: the match is over", REASON_DENOUNCE)
         else:
             acting = state.to_play

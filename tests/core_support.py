@@ -501,11 +501,11 @@ def play_people_deal(referee: Referee, rng: random.Random, revoke: float = 0.0,
         seat, request = asked
         referee.submit(seat, person_action(request, rng, revoke))
         if state.plays and rng.random() < denounce:
-            criers = [s for s in people if state.may_denounce(s)]
+            criers = [s for s in people if referee.may_denounce(s)]
             if criers and not state.is_finished():
                 referee.submit(rng.choice(criers), Denounce())
     if state.is_finished() and rng.random() < late:
-        criers = [s for s in people if state.may_denounce(s)]
+        criers = [s for s in people if referee.may_denounce(s)]
         if criers:
             referee.submit(rng.choice(criers), Denounce())
     return state
