@@ -112,6 +112,21 @@ def score_hand(
     return HandResult(points, tricks, tuple(delta), wins_match=wins_match)
 
 
+def renuncia_penalties(rules: Rules) -> tuple[int, int]:
+    """What a proven revoke and a wrong denunciation score the other side, in the match
+    score's unit: ``renuncia_penalty`` and ``false_renuncia_penalty`` games, or under
+    ``pontos`` (the score is card points) a quarter of the points in play per game of penalty,
+    so that the capote (4) is every point, as taking all of them would be.
+
+    >>> from sueca.rules import preset
+    >>> renuncia_penalties(preset("standard")), renuncia_penalties(preset("pontos"))
+    ((4, 1), (120, 30))
+    """
+    unit = 1 if rules.scoring == "games" else (
+        rules.total_points * rules.cards_in_play // (4 * rules.deck_size))
+    return rules.renuncia_penalty * unit, rules.false_renuncia_penalty * unit
+
+
 def score_renuncia(rules: Rules, result: HandResult, revoked_by: int | None,
                    false_denunciations: Sequence[int]) -> HandResult:
     """A partnership deal's result once its denunciations are counted (``renuncia``). A
@@ -128,15 +143,12 @@ def score_renuncia(rules: Rules, result: HandResult, revoked_by: int | None,
     """
     if revoked_by is None and not any(false_denunciations):
         return result
-    # Under pontos the score is card points: a game of penalty is worth a quarter of the
-    # points in play, so the capote (4) is every point, as taking all of them would be.
-    unit = 1 if rules.scoring == "games" else rules.total_points * rules.cards_in_play // (
-        4 * rules.deck_size)
+    proven, wrong = renuncia_penalties(rules)
     delta = [0, 0] if revoked_by is not None else list(result.game_points)
     if revoked_by is not None:
-        delta[1 - revoked_by] = rules.renuncia_penalty * unit
+        delta[1 - revoked_by] = proven
     for side, count in enumerate(false_denunciations):
-        delta[1 - side] += count * rules.false_renuncia_penalty * unit
+        delta[1 - side] += count * wrong
     return dataclasses.replace(
         result, game_points=tuple(delta), revoked_by=revoked_by,
         false_denunciations=tuple(false_denunciations),

@@ -34,7 +34,7 @@ from sueca.auction import bidding_order
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
 from sueca.infostate import InformationState, common_information
 from sueca.rules import Rules
-from sueca.scoring import HandResult, score_renuncia
+from sueca.scoring import renuncia_penalties as scored_penalties
 from sueca.server.tables import Table
 
 _NAMES = tuple(card_name(c) for c in range(80))  # views are built on every card: look names up
@@ -91,16 +91,12 @@ def _denunciation(found: Denunciation) -> dict[str, Any]:
 def renuncia_penalties(rules: Rules) -> dict[str, int]:
     """A renúncia table's penalties: in games, as the rules set them (``penalty``,
     ``false_penalty``), and what each scores the other side in the match score's unit
-    (``penalty_scored``, ``false_penalty_scored``: card points under ``pontos``, where a game
-    of penalty is a quarter of the points in play). Those are asked of the scoring itself, the
-    one place that knows what a game of penalty is worth. The table's view and the history
-    page both say them."""
-    nothing = HandResult(points=(0, 0), tricks=(0, 0), game_points=(0, 0))
-    proven = score_renuncia(rules, nothing, revoked_by=0, false_denunciations=(0, 0))
-    wrong = score_renuncia(rules, nothing, revoked_by=None, false_denunciations=(1, 0))
+    (``penalty_scored``, ``false_penalty_scored``: card points under ``pontos``;
+    :func:`sueca.scoring.renuncia_penalties`). The table's view and the history page both say
+    them."""
+    proven, wrong = scored_penalties(rules)
     return {"penalty": rules.renuncia_penalty, "false_penalty": rules.false_renuncia_penalty,
-            "penalty_scored": proven.game_points[1],
-            "false_penalty_scored": wrong.game_points[1]}
+            "penalty_scored": proven, "false_penalty_scored": wrong}
 
 
 def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from sueca.infostate import InformationState, common_information
 from sueca.match import Match
 from sueca.referee import Event, Referee
 from sueca.rules import Rules
-from sueca.scoring import HandResult
+from sueca.scoring import HandResult, renuncia_penalties
 from sueca.state import State
 from sueca.terminal.view import Screen, Views
 from sueca.trick import Trick, trick_points
@@ -214,10 +214,8 @@ class TableNarrator(Narrator):
         seat = event.seat
         info = public_info(event.state)
         cry = info.denunciations[-1]
-        if cry.correct:
-            key, penalty = "denounced_right", self.rules.renuncia_penalty
-        else:
-            key, penalty = "denounced_wrong", self.rules.false_renuncia_penalty
+        proven, wrong = renuncia_penalties(self.rules)  # in the score's unit (pontos: points)
+        key, penalty = ("denounced_right", proven) if cry.correct else ("denounced_wrong", wrong)
         if seat == self.solo:
             key += "_you"
         self.say(key, seat=self.views.names[seat], penalty=penalty)

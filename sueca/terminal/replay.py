@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sueca.actions import Action, Denounce, Play
 from sueca.record import GameRecord, replay
-from sueca.scoring import HandResult
+from sueca.scoring import HandResult, renuncia_penalties
 from sueca.state import State
 from sueca.state import replay as replay_actions
 from sueca.terminal.i18n import Language
@@ -102,8 +102,8 @@ def position_view(record: GameRecord, states: list[State], results: list[HandRes
         message = lang.text("replay_position", trick=position.tricks, **where)
     if position.cry is not None:
         cry = played.denunciations[position.cry]
-        key, penalty = (("denounced_right", played.rules.renuncia_penalty) if cry.correct
-                        else ("denounced_wrong", played.rules.false_renuncia_penalty))
+        proven, wrong = renuncia_penalties(played.rules)
+        key, penalty = ("denounced_right", proven) if cry.correct else ("denounced_wrong", wrong)
         message = lang.text("replay_cry", where=message,
                             cry=lang.text(key, seat=names[cry.seat], penalty=penalty))
     return TableView(
