@@ -24,6 +24,7 @@ from sueca.protocol import (
     BotSession,
     ExternalBot,
     ProtocolError,
+    SeatFeed,
     SeatTracker,
     decode,
     encode,
@@ -58,6 +59,8 @@ for line in sys.stdin:
             print("this is not json", flush=True)
         elif mode == "slow" and turns == 3:
             time.sleep(30)
+        elif mode == "huge" and turns == 1:
+            print(json.dumps({"type": "play", "card": "A" * 100_000}), flush=True)
         elif mode == "crash" and turns == 2:
             sys.exit(3)
         else:
@@ -306,3 +309,91 @@ def test_sueca_bot_command_speaks_the_protocol() -> None:
     assert answers[0]["type"] == "hello" and answers[0]["name"] == "ismcts"
     assert answers[1]["type"] == "play" and answers[1]["card"] in hand
     assert deal.hands[0] >> parse_card(answers[1]["card"]) & 1
+
+
+# ---- bad input is never echoed at length ----------------------------------------------------
+
+HUGE = "A" * 2_000_000
+
+
+def test_an_error_quotes_at_most_80_characters_of_the_bad_input() -> None:
+    """``sueca bot`` answers a line it cannot follow with an ``info`` line of words: however
+    long the bad input, the error shows at most 80 characters of it, cut with "…"."""
+    deal = deal_cards(STANDARD, 3, random.Random(6))
+    hand = [card_name(c) for c in mask_cards(deal.hands[0])]
+    bad = [
+        {"type": "played", "seat": 0, "card": HUGE},
+        {"type": "played", "seat": 0, "card": "2S", "turned": HUGE},
+        {"type": "deal", "dealer": 3, "hand": [HUGE], "trump_card": "2S"},
+        {"type": "contract", "declarer": 0, "bid": 71, "called_card": "AH", "trump": HUGE},
+        {"type": "bid", "seat": 0, "value": int("9" * 4000)},
+        {"type": "match", "rules": {"variant": HUGE}, "seat": 0},
+        {"type": "match", "rules": {HUGE: True}, "seat": 0},
+    ]
+    lines = [encode({"type": "match", "rules": {"variant": "standard"}, "seat": 0}),
+             encode({"type": "deal", "dealer": 3, "hand": hand,
+                     "trump_card": turned_name(deal)}),
+             *(encode(m) for m in bad), "{" * 100_000, "[" + HUGE]
+    out = io.StringIO()
+    serve(HeuristicBot(1), io.StringIO("".join(line + "\n" for line in lines)), out)
+    answers = out.getvalue().splitlines()
+    assert len(answers) == len(bad) + 2
+    for line in answers:
+        error = decode(line)["error"]
+        assert len(error) < 250 and "AAAAAAAAAA" * 9 not in error, error[:300]
+    assert all("…" in decode(line)["error"] for line in answers[:3])
+
+
+def test_the_referee_records_at_most_80_characters_of_a_bad_answer(tiny: tuple[Path, Path]
+                                                                   ) -> None:
+    external = ExternalBot(command(tiny, "huge"))
+    bots = [HeuristicBot(1), external, HeuristicBot(3), HeuristicBot(4)]
+    for seat, bot in enumerate(bots):
+        bot.new_match(STANDARD, seat)
+    play_deal(STANDARD, deal_cards(STANDARD, 0, random.Random(8)), bots)
+    external.close()
+    (error,) = external.errors  # asked again, it plays on
+    assert "is not a card; asking again" in error and "…" in error
+    assert len(error) < len(external.name) + 150
+
+
+# ---- deal_end: its hands are checked -------------------------------------------------------
+
+
+def _session_at_the_end(deal: Deal) -> tuple[BotSession, list[list[str]]]:
+    """A session at seat 1 told a whole deal, every card played; and its true deal_end."""
+    state = State(STANDARD, deal)
+    bot = HeuristicBot()
+    while not state.is_finished():
+        state.push(bot.choose(state.information_state(state.to_play)))
+    feed = SeatFeed()
+    feed.start_match(STANDARD, 1)
+    told = feed.deal_end(state.information_state(1))
+    session = BotSession(HeuristicBot(1))
+    for message in told[:-1]:
+        session.handle(decode(encode(message)))
+    return session, told[-1]["hands"]
+
+
+def test_a_deal_end_whose_hands_are_not_the_deal_is_refused() -> None:
+    """As any bad field: an ``info`` error, and the deal stays open until a good one."""
+    deal = deal_cards(STANDARD, 3, random.Random(6))
+    session, hands = _session_at_the_end(deal)
+    own = hands[1]
+    for wrong, problem in [
+        ([], "deal_end names 0 hands, not 4"),
+        (None, "deal_end names 0 hands, not 4"),
+        (hands[:3], "deal_end names 3 hands, not 4"),
+        ([hands[0], own[1:], hands[2], hands[3]], "deal_end hand 1 names 9 cards, not 10"),
+        ([hands[0], own, hands[2][1:], hands[3]], "deal_end hand 2 names 9 cards, not 10"),
+        ([hands[0], own, [own[0], *hands[2][1:]], hands[3]], "deal_end hand 2 lacks"),
+        ([hands[0], own, [*hands[2], hands[3][0]], hands[3]], "deal_end hand 2 names 11"),
+    ]:
+        message: dict[str, Any] = {"type": "deal_end", "points": [60, 60]}
+        if wrong is not None:
+            message["hands"] = wrong
+        with pytest.raises(ProtocolError, match=problem):
+            session.handle(message)
+        assert session.tracker is not None  # refused: nothing changed
+    assert session.handle({"type": "deal_end", "points": [60, 60], "hands": hands}) == []
+    assert session.tracker is None and session.last is not None

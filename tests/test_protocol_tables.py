@@ -205,8 +205,7 @@ def check_tracker(table: str, deals: int, seed: str) -> None:
                         f"{where}, lazy seat {mover}")
             random_action(state, rng)
         for seat, listener in enumerate(lazy):
-            listener.tell(listener.feed.deal_end(state.information_state(seat),
-                                                 state.deal.hands))
+            listener.tell(listener.feed.deal_end(state.information_state(seat)))
             assert listener.session.tracker is None  # deal_end closes the deal
             assert listener.messages[-1]["type"] == "deal_end"
         for seat, listener in enumerate(eager):
@@ -274,7 +273,7 @@ def test_deal_end_carries_the_set_aside_cards_and_every_hand() -> None:
     state = State(rules, deal_cards(rules, 2, rng))
     while not state.is_finished():
         random_action(state, rng)
-    (end,) = [m for m in SeatFeed().deal_end(state.information_state(1), state.deal.hands)
+    (end,) = [m for m in SeatFeed().deal_end(state.information_state(1))
               if m["type"] == "deal_end"]
     assert len(end["hands"]) == 6 and all(len(h) == 13 for h in end["hands"])
     assert [parse_card(c) for c in end["set_aside"]] == [

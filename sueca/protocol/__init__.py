@@ -4,8 +4,9 @@ over a program's standard input and output, at every table of the rules.
 - :mod:`~sueca.protocol.messages`: every message type, defined once, with ``encode`` and
   ``decode`` and :class:`ProtocolError`;
 - :mod:`~sueca.protocol.feed`: :class:`SeatFeed`, what the referee tells one seat, composed
-  from that seat's :class:`~sueca.infostate.InformationState` alone (and, once the deal is
-  over, the hands as dealt), so a program can learn nothing its seat may not know;
+  from that seat's :class:`~sueca.infostate.InformationState` alone (the hands as dealt at
+  the deal's end too, as far as they are public), so a program can learn nothing its seat
+  may not know;
 - :mod:`~sueca.protocol.external`: :class:`ExternalBot`, the referee's side: a
   :class:`~sueca.bots.Bot` that runs a command and plays through it, so the arena, the
   terminal and the web table can seat any program that speaks the protocol

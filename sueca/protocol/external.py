@@ -20,7 +20,7 @@ from sueca.cards import Card, CardMask, CardParseError, card_face, card_name, he
 from sueca.infostate import InformationState
 from sueca.protocol import messages as msg
 from sueca.protocol.feed import SeatFeed
-from sueca.protocol.messages import PROTOCOL, ProtocolError, decode, encode
+from sueca.protocol.messages import ECHO, PROTOCOL, ProtocolError, bounded, decode, encode, shown
 from sueca.referee import Event, EventKind
 from sueca.rules import Rules
 
@@ -44,7 +44,7 @@ class ExternalBot(Bot):
     Every question renders the seat's :meth:`~sueca.infostate.InformationState.request`: the
     legal cards of a ``turn``, the bid range of a ``bid_turn``, the points and limit of a
     ``redeal_turn``. What the program is told before it is composed by :class:`SeatFeed` from
-    the seat's information state alone (and, once the deal is over, the hands as dealt).
+    the seat's information state alone, the hands of ``deal_end`` included.
 
     At a ``renuncia`` table a ``turn`` says ``"denounce": true`` while the seat may cry
     *renúncia!*: a ``denounce`` line before the program's ``play`` is its cry, which
@@ -98,6 +98,9 @@ class ExternalBot(Bot):
         self._ready_to_denounce = False
         self._silent_at_end = False
         self._asked_at_end: int | None = None
+        # The match is won (the referee's match_ended heard): its result stands, so no cry is
+        # offered or asked for until the next match (Referee.may_denounce).
+        self._match_won = False
 
     # -- the Bot interface --
 
@@ -106,6 +109,7 @@ class ExternalBot(Bot):
         if rules == feed.rules and seat == rules.dummy and rules.controller_of(seat) == feed.seat:
             return  # one program plays the dummy's partner and the dummy: it keeps its seat
         feed.start_match(rules, seat)
+        self._match_won = False
         self._start()  # the match message waits for the first question (see SeatFeed.view)
 
     def choose(self, info: InformationState) -> Card:
@@ -117,7 +121,7 @@ class ExternalBot(Bot):
             return fallback
         own_seat = self.feed.view(info).seat
         before = self.feed.catch_up(info)
-        offer = info.rules.renuncia and info.may_denounce()
+        offer = info.rules.renuncia and info.may_denounce() and not self._match_won
         turn = msg.Turn(legal=tuple(dict.fromkeys(sorted(card_face(c) for c in request.legal))),
                         time_ms=self.time_ms,
                         seat=info.seat if own_seat != info.seat else None,  # the dummy's card
@@ -174,8 +178,12 @@ class ExternalBot(Bot):
     def denounce(self, info: InformationState) -> bool:
         """The program's cry, if it made one at its last ``turn`` of this deal; at the deal's
         end, the answer to ``denounce_turn`` from a program that said ``denounce_ready``.
-        Asked after every card, so it costs nothing otherwise: no line is written or read."""
-        if self._forfeited or not info.may_denounce():
+        Asked after every card, so it costs nothing otherwise: no line is written or read.
+
+        The referee asks at a deal's end before it scores the deal, as it asks every bot: a
+        cry then is part of the deal, even of one that goes on to win the match. Once the
+        match is won (:meth:`hear`) nothing is asked: its result stands."""
+        if self._forfeited or self._match_won or not info.may_denounce():
             return False
         deal = self.feed.deals
         if self._cry is not None:
@@ -195,7 +203,11 @@ class ExternalBot(Bot):
     def hear(self, event: Event) -> None:
         """The referee's events (it seats a bot that hears them as a listener): a cry made
         once the program was told the deal's end is told to it at once, since no question of
-        that deal will follow. Everything else reaches the program with its next question."""
+        that deal will follow; the match's end closes the cries (:meth:`denounce`).
+        Everything else reaches the program with its next question."""
+        if event.kind is EventKind.MATCH_ENDED:
+            self._match_won = True
+            return
         if (event.kind is not EventKind.DENOUNCED or self._forfeited or self._process is None
                 or self.feed.rules is None):
             return
@@ -207,9 +219,12 @@ class ExternalBot(Bot):
         self._send_all(self.feed.deal_annulled(info))
 
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
+        """``deal_end``, composed from ``info`` alone (:meth:`SeatFeed.deal_end`): the
+        referee's ``hands`` are every hand as dealt, which a deal ended before its last card
+        (a revoke proven) must not show, so they are not read."""
         if self._forfeited or self._process is None:
             return
-        self._send_all(self.feed.deal_end(info, hands))
+        self._send_all(self.feed.deal_end(info))
 
     def close(self) -> None:
         process = self._process
@@ -374,15 +389,16 @@ class ExternalBot(Bot):
             process.wait()
 
     def _stderr_tail(self) -> str:
-        return f"; its last error output: {' | '.join(self._stderr)}" if self._stderr else ""
+        lines = (bounded(line, 2 * ECHO) for line in self._stderr)  # its words, not a flood
+        return f"; its last error output: {' | '.join(lines)}" if self._stderr else ""
 
 
 def _named_card(text: object) -> Card | str:
     """The card an answer names (its face), else what is wrong."""
     try:
-        return parse_card(text) if isinstance(text, str) else f"{text!r} is not a card"
+        return parse_card(text) if isinstance(text, str) else f"{shown(text)} is not a card"
     except CardParseError:
-        return f"{text!r} is not a card"
+        return f"{shown(text)} is not a card"
 
 
 def _check_play(answer: msg.PlayAnswer, info: InformationState, request: AskCard
@@ -400,7 +416,7 @@ def _check_play(answer: msg.PlayAnswer, info: InformationState, request: AskCard
 
 def _check_bid(answer: msg.BidAnswer, info: InformationState) -> int | str:
     value = answer.value
-    problem = bid_error(info.rules, info.bids, value)  # the auction's rule, in its words
+    problem = bid_error(info.rules, info.bids, msg.quoted(value))  # the auction's words
     if problem is not None:
         return f"bad bid: {problem}"
     assert isinstance(value, int)
@@ -412,7 +428,7 @@ def _check_redeal(answer: msg.RedealAnswer) -> bool | str:
     went only to a seat that may ask, so either answer is allowed."""
     ask = answer.ask
     return ask if type(ask) is bool else f"bad redeal answer: 'ask' must be true or false, " \
-        f"not {ask!r}"
+        f"not {shown(ask)}"
 
 
 def _check_call(answer: msg.CallAnswer, info: InformationState) -> Card | str:

@@ -4,7 +4,6 @@ states alone, so that nothing hidden can be sent (boardgame.io's redacted log, p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,15 +171,21 @@ class SeatFeed:
         self._deal = None
         return out
 
-    def deal_end(self, info: InformationState, hands: Sequence[CardMask]
-                 ) -> list[dict[str, Any]]:
-        """What is left to tell, then ``deal_end`` with every hand as dealt (public now)."""
+    def deal_end(self, info: InformationState) -> list[dict[str, Any]]:
+        """What is left to tell, then ``deal_end`` with the hands as dealt as far as they are
+        public, read off ``info`` like every other line. Once the last card is down that is
+        every hand, and at the six-player table the cards set aside too (what no hand held).
+        A deal that ends before it (a revoke proven) shows each seat's cards played and what
+        this seat knew of the hands (its own, cards shown, the turned card): a card nobody
+        played stays as hidden as it was, and so do the cards set aside, unless every hand is
+        known (open hands)."""
         if self.view(info).seat != info.seat:
             return []  # the dummy's partner hears the end of the deal for its own seat
         out = self.catch_up(info)
         rules = info.rules
+        hands = info.hands_as_dealt(info.known)
         set_aside = None
-        if rules.set_aside:
+        if rules.set_aside and sum(h.bit_count() for h in hands) == rules.cards_in_play:
             dealt = 0
             for hand in hands:
                 dealt |= hand
@@ -230,7 +235,7 @@ class SeatFeed:
         if self._told_the_end(info):
             return self.after_end(info)  # a late cry, or nothing
         if event.kind is EventKind.DEAL_ENDED:
-            return self.deal_end(info, event.state.deal.hands)
+            return self.deal_end(info)
         return self.catch_up(info)
 
 

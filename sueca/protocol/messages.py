@@ -43,6 +43,44 @@ class ProtocolError(ValueError):
     """A message that breaks the protocol (bad JSON, a missing field, an impossible play)."""
 
 
+ECHO = 80  # the most of a bad input an error shows
+
+
+def bounded(text: str, limit: int = ECHO) -> str:
+    """``text`` cut to ``limit`` characters, the last of them "…" where it is cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def shown(value: object) -> str:
+    """``value`` as an error shows it: its ``repr``, cut to :data:`ECHO` characters. A line of
+    bad input is answered with a line of words, never with the input again."""
+    return bounded(repr(value))
+
+
+class Quoted:
+    """A value too long to quote whole, standing in for it where a check beyond the protocol
+    (the auction's) quotes what it refuses: no value it allows is that long, so its verdict is
+    the same, and its quote is :func:`shown`'s."""
+
+    def __init__(self, value: object) -> None:
+        self.text = shown(value)
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def quoted(value: object) -> object:
+    """``value``, or its :class:`Quoted` stand-in when its ``repr`` is longer than an error
+    quotes."""
+    return value if len(repr(value)) <= ECHO else Quoted(value)
+
+
+def in_words(error: object) -> str:
+    """The message of an error raised beyond the protocol (the rules, the engine), which may
+    quote the input whole: its words and an echo's worth."""
+    return bounded(str(error), 2 * ECHO)
+
+
 def encode(message: Message | Mapping[str, Any]) -> str:
     """One protocol line (without its newline): compact JSON, UTF-8 as is."""
     if isinstance(message, Message):
@@ -56,10 +94,10 @@ def decode(line: str) -> dict[str, Any]:
     try:
         message = parse_json(line)
     except NotJsonError as error:
-        raise ProtocolError(f"{error} in {line.strip()[:80]!r}") from None
+        raise ProtocolError(f"{error} in {shown(line.strip())}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a protocol message (a JSON object with a type): "
-                            f"{line.strip()[:80]!r}")
+                            f"{shown(line.strip())}")
     return message
 
 
@@ -106,10 +144,14 @@ def _read_cards(value: object, what: str, rules: Rules) -> tuple[Card, ...]:
     """Cards named by face (``7H``): each as its first deck's id."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ProtocolError(f"{what} must be a list of cards")
-    try:
-        return tuple(parse_card(v) for v in value)
-    except CardParseError as error:
-        raise ProtocolError(f"{what}: {error}") from None
+    cards = []
+    for v in value:
+        try:
+            cards.append(parse_card(v))
+        except CardParseError:
+            raise ProtocolError(f"{what}: not a card: {shown(v)} (expected a rank A 7 K J Q 6 "
+                                "5 4 3 2 and a suit S H D C)") from None
+    return tuple(cards)
 
 
 def _read_card(value: object, what: str, rules: Rules) -> Card:
@@ -124,21 +166,34 @@ def _read_hands(value: object, what: str, rules: Rules) -> tuple[tuple[Card, ...
 
 def _read_flag(value: object, what: str, rules: Rules) -> bool:
     if type(value) is not bool:
-        raise ProtocolError(f"{what} must be true or false, not {value!r}")
+        raise ProtocolError(f"{what} must be true or false, not {shown(value)}")
     return value
 
 
 def _read_suit(value: object, what: str, rules: Rules) -> int:
     if not isinstance(value, str) or len(value) != 1 or value.upper() not in SUIT_LETTERS:
-        raise ProtocolError(f"{what} must be one of S H D C, not {value!r}")
+        raise ProtocolError(f"{what} must be one of S H D C, not {shown(value)}")
     return SUIT_LETTERS.index(value.upper())
 
 
 def _read_rules(value: object, what: str, rules: Rules) -> Rules:
     try:
-        return Rules.from_dict(value or {})  # type: ignore[arg-type]
+        return Rules.from_dict(_cut_names(value) or {})  # type: ignore[arg-type]
     except (RulesError, TypeError) as error:
-        raise ProtocolError(f"bad rules: {error}") from None
+        raise ProtocolError(f"bad rules: {in_words(error)}") from None
+
+
+def _cut_names(value: object) -> object:
+    """A rules object with every string in it (an option's name or value) cut as an error
+    quotes it. No name or value of the rules is that long, so the rules refuse what they
+    refused, and their refusal quotes no more of it than any other error."""
+    if isinstance(value, str):
+        return value if len(value) <= ECHO - 2 else value[:ECHO - 3] + "…"
+    if isinstance(value, dict):
+        return {_cut_names(k): _cut_names(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut_names(v) for v in value]
+    return value
 
 
 def _read_text(value: object, what: str, rules: Rules) -> str | None:

@@ -9,12 +9,13 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from sueca.actions import AskBid, AskCall, AskCard, AskRedeal, Bid, Call, Redeal
+from sueca.actions import AskBid, AskCall, AskCard, AskRedeal, Bid, Call, Phase, Redeal
 from sueca.auction import PASS
 from sueca.bots.base import Bot, plain_action
-from sueca.cards import CardMask, card_face, card_name, held_copy
+from sueca.cards import card_face, card_name, held_copy
+from sueca.infostate import InformationState
 from sueca.protocol import messages as msg
-from sueca.protocol.messages import PROTOCOL, ProtocolError, decode, encode
+from sueca.protocol.messages import PROTOCOL, ProtocolError, decode, encode, shown
 from sueca.protocol.tracker import SeatTracker, copies, hand_of_faces
 from sueca.rules import Rules
 
@@ -124,10 +125,10 @@ class BotSession:
     def _deal_end(self, message: msg.DealEnd) -> Answers:
         current = self.tracker
         if current is not None:
-            hands: list[CardMask] = [
-                hand_of_faces(faces, current.rules, f"deal_end hand {index}")
-                for index, faces in enumerate(message.hands or ())]
-            self.bot.deal_over(current.information_state(), tuple(hands))
+            # Checked before the deal is closed: a deal_end that cannot be followed leaves
+            # the deal as it was, as any message refused does.
+            hands = current.hands_at_end(message.hands)
+            self.bot.deal_over(current.information_state(), hands)
         self.tracker, self.last = None, current
         return []
 
@@ -139,6 +140,7 @@ class BotSession:
         info = tracker.information_state(seat)
         request = info.request()
         if type(request) is not AskCard:
+            _refuse_after_the_end(info, "turn")
             raise ProtocolError(f"a turn, but it is not seat {seat}'s turn to play")
         offered = (message.legal if message.legal is not None
                    else tuple(card_face(c) for c in request.legal))
@@ -159,6 +161,7 @@ class BotSession:
         info = self._tracker().information_state()
         request = info.request()
         if type(request) is not AskBid:
+            _refuse_after_the_end(info, "bid_turn")
             raise ProtocolError("a bid_turn, but it is not this seat's turn to bid")
         value = self.bot.bid(info)
         if type(value) is int and (value == PASS or request.lowest <= value <= request.highest):
@@ -167,20 +170,21 @@ class BotSession:
                    if request.may_bid else "only a pass (0)")
         plain = plain_action(self.bot, info, request)
         assert type(plain) is Bid
-        return [msg.Info(warning=f"the bot's bid is refused ({value!r}: {allowed}); "
+        return [msg.Info(warning=f"the bot's bid is refused ({shown(value)}: {allowed}); "
                          "passing"), msg.BidAnswer(value=plain.value)]
 
     def _call_turn(self, message: msg.CallTurn) -> Answers:
         info = self._tracker().information_state()
         request = info.request()
         if type(request) is not AskCall:
+            _refuse_after_the_end(info, "call_turn")
             raise ProtocolError("a call_turn, but this seat has not won the auction")
         card = self.bot.call(info)
         if type(card) is int and 0 <= card < request.deck_size:
             return [msg.CallAnswer(card=card)]
         plain = plain_action(self.bot, info, request)
         assert type(plain) is Call
-        return [msg.Info(warning=f"the bot's call {card!r} is not a card; calling "
+        return [msg.Info(warning=f"the bot's call {shown(card)} is not a card; calling "
                          f"{card_name(plain.card)}"), msg.CallAnswer(card=plain.card)]
 
     def _redeal_turn(self, message: msg.RedealTurn) -> Answers:
@@ -190,16 +194,20 @@ class BotSession:
         info = tracker.information_state(seat)
         request = info.request()
         if type(request) is not AskRedeal:
+            _refuse_after_the_end(info, "redeal_turn")
             raise ProtocolError(f"a redeal_turn, but it is not seat {seat}'s turn to answer")
         answer = self.bot.redeal(info)
         if type(answer) is bool and (request.may_ask or not answer):
             return [msg.RedealAnswer(ask=answer)]
         plain = plain_action(self.bot, info, request)
         assert type(plain) is Redeal
-        return [msg.Info(warning=f"the bot's redeal answer {answer!r} is refused (only a weak "
+        return [msg.Info(warning=f"the bot's redeal answer {shown(answer)} is refused (only a weak "
                          "hand may ask); keeping"), msg.RedealAnswer(ask=plain.ask)]
 
     def _denounce_turn(self, message: msg.DenounceTurn) -> Answers:
+        if not (self.rules or _STANDARD).renuncia:
+            raise ProtocolError("a denounce_turn, but this table does not play renúncia "
+                                "(renuncia)")
         tracker = self.tracker or self.last
         if tracker is None:
             raise ProtocolError("a denounce_turn, but no deal was played")
@@ -245,6 +253,14 @@ class BotSession:
         if self.tracker is None:
             raise ProtocolError("no deal in progress")
         return self.tracker
+
+
+def _refuse_after_the_end(info: InformationState, question: str) -> None:
+    """A question about a deal already over is refused as that, not as one out of turn."""
+    if info.phase == Phase.OVER:
+        why = ("a revoke is proven" if any(d.correct for d in info.denunciations)
+               else "every card is played")
+        raise ProtocolError(f"a {question}, but the deal is over: {why}")
 
 
 def serve(bot: Bot, reader: TextIO = sys.stdin, writer: TextIO = sys.stdout) -> int:

@@ -9,6 +9,7 @@ points and voids exactly as the referee did, and refuses what could not have hap
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 
 from sueca.actions import Bid, Call, Phase, Play, Redeal
@@ -22,12 +23,18 @@ from sueca.cards import (
     card_name,
     card_suit,
     held_copy,
+    mask_cards,
 )
 from sueca.deal import Deal
 from sueca.infostate import InformationState
-from sueca.protocol.messages import ProtocolError
+from sueca.protocol.messages import ProtocolError, in_words, shown
 from sueca.rules import Rules
 from sueca.state import IllegalMoveError, State
+
+
+def _faces(mask: CardMask) -> Counter[Card]:
+    """A mask's cards by face, each as often as it holds it (twice, with two decks)."""
+    return Counter(card_face(c) for c in mask_cards(mask))
 
 
 def copies(face: Card, rules: Rules) -> tuple[Card, ...]:
@@ -88,14 +95,15 @@ class SeatTracker:
         try:
             self.state.apply(seat, Bid(value))
         except IllegalMoveError as error:
-            raise ProtocolError(f"bid {value!r} by seat {seat}: {error}") from None
+            raise ProtocolError(f"bid {shown(value)} by seat {seat}: {in_words(error)}") from None
 
     def redeal(self, seat: int, ask: bool) -> None:
         """``seat`` kept its hand (``ask`` false) or asked for a new deal."""
         try:
             self.state.apply(seat, Redeal(ask))
         except IllegalMoveError as error:
-            raise ProtocolError(f"redeal answer {ask!r} by seat {seat}: {error}") from None
+            raise ProtocolError(f"redeal answer {shown(ask)} by seat {seat}: {in_words(error)}"
+                                ) from None
 
     def contract(self, declarer: int, bid: int, called: Card, trump: int | None = None
                  ) -> None:
@@ -146,7 +154,7 @@ class SeatTracker:
             raise ProtocolError(f"seat {seat} played {card_name(card)}, but it is seat "
                                 f"{state.to_play}'s turn")
         if not 0 <= card < self.rules.deck_size:
-            raise ProtocolError(f"{card!r} is not a card")
+            raise ProtocolError(f"{shown(card)} is not a card")
         copy = self._copy_played(seat, card_face(card), turned)
         added = not state.hands[seat] >> copy & 1
         state.hands[seat] |= 1 << copy
@@ -165,6 +173,40 @@ class SeatTracker:
             self.state.denounce(seat, correct)
         except IllegalMoveError as error:
             raise ProtocolError(f"a denunciation by seat {seat}: {error}") from None
+
+    def hands_at_end(self, hands: Sequence[Sequence[Card]] | None) -> tuple[CardMask, ...]:
+        """The hands a ``deal_end`` names (by face), as masks, checked against what this seat
+        saw: a hand for each seat, none of more cards than a hand holds, no card more often
+        than there are decks, each holding every card the seat saw it hold or play, this
+        seat's own whole. A deal ended before its last card (a revoke proven) names only what
+        is public, so another seat's hand may be short; every card played, none is."""
+        rules = self.rules
+        if hands is None or len(hands) != rules.players:
+            raise ProtocolError(f"deal_end names {0 if hands is None else len(hands)} hands, "
+                                f"not {rules.players} (one a seat)")
+        info = self.information_state()
+        seen = info.hands_as_dealt(info.known)
+        complete = len(info.plays) == rules.cards_in_play
+        named: Counter[Card] = Counter()
+        masks = []
+        for seat, faces in enumerate(hands):
+            what = f"deal_end hand {seat}"
+            hand = hand_of_faces(faces, rules, what)
+            size = len(faces)
+            if size > rules.hand_size or (size < rules.hand_size and (
+                    complete or seat == self.seat)):
+                raise ProtocolError(f"{what} names {size} cards, not {rules.hand_size}")
+            missing = _faces(seen[seat]) - Counter(faces)
+            if missing:
+                raise ProtocolError(f"{what} lacks {card_name(min(missing))}, which seat {seat} "
+                                    "held")
+            named.update(faces)
+            masks.append(hand)
+        twice = [face for face, count in named.items() if count > rules.decks]
+        if twice:
+            raise ProtocolError(f"deal_end names {card_name(min(twice))} in "
+                                f"{named[min(twice)]} hands at a {rules.decks}-deck table")
+        return tuple(masks)
 
     # -- what the seat knows --
 

@@ -22,7 +22,7 @@ from test_protocol_tables import Listener, assert_same
 
 from sueca.actions import AskCard, Denounce, Play
 from sueca.bots import PREFIXES, Bot, HeuristicBot, make_bot
-from sueca.cards import parse_card
+from sueca.cards import card_face, mask_cards, parse_card
 from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.protocol import (
@@ -434,3 +434,141 @@ def test_a_feed_tells_the_deal_end_once(end_bot: Any) -> None:
     referee.submit(1, Denounce())
     assert [m["type"] for m in lines].count("deal_end") == 1
     assert lines[-1]["type"] == "denounced" and state.denunciations
+
+
+# ---- a deal ended early, questions after the end, a won match -------------------------------
+
+
+def _faces_named(hand: list[str]) -> list[int]:
+    return sorted(card_face(parse_card(c)) for c in hand)
+
+
+def _public(info: InformationState) -> list[list[int]]:
+    """Each hand as this seat may see it at a deal's end: the cards its seat played and what
+    this seat knew of it, by face."""
+    return [sorted(card_face(c) for c in mask_cards(h))
+            for h in info.hands_as_dealt(info.known)]
+
+
+@pytest.mark.parametrize("table", RENUNCIA_RULES)
+def test_a_deal_ended_by_a_proven_revoke_shows_no_card_nobody_played(table: str) -> None:
+    """A cry that proves a revoke ends the deal before its last card: every seat's
+    ``deal_end`` names its own hand, the cards each seat played and what the seat knew (a
+    dummy's or open hand, the turned card), never another card of a hand; the bot side
+    follows it. Played out, a deal still shows every hand in full."""
+    rules = RENUNCIA_RULES[table]
+    rng = random.Random(f"{table}:early")
+    early = full = 0
+    while not (early and full):
+        seats: list[Bot | None] = [None] * rules.players
+        seats[1] = HeuristicBot(1)  # it proves what it can, mid-deal
+        listeners = [Listener(rules, s) for s in range(rules.players)]
+        referee = _watched_referee(rules, seats, rng, listeners)
+        state = play_people_deal(referee, rng, revoke=0.2)
+        if state.redeal_by is not None:
+            continue
+        for listener in listeners:
+            (end,) = [m for m in listener.messages if m["type"] == "deal_end"]
+            info = state.information_state(listener.seat)
+            assert [_faces_named(h) for h in end["hands"]] == _public(info)
+            if len(state.plays) == rules.cards_in_play:
+                assert [_faces_named(h) for h in end["hands"]] == [
+                    sorted(card_face(c) for c in mask_cards(h)) for h in state.deal.hands]
+            assert listener.session.tracker is None  # the bot side took the deal's end
+        if len(state.plays) < rules.cards_in_play:
+            early += 1
+            hidden = [h & ~info.hands_as_dealt(info.known)[s]
+                      for s, h in enumerate(state.deal.hands)]
+            assert any(hidden)  # there was something to keep hidden
+        else:
+            full += 1
+
+
+def test_a_program_is_not_told_the_unplayed_cards_of_a_deal_a_cry_ends(tmp_path: Path
+                                                                        ) -> None:
+    """``ExternalBot.deal_over`` gets every hand as dealt from the referee; it tells its
+    program only what the seat's information state holds."""
+    for seed in range(1, 9):
+        log = tmp_path / f"{seed}.log"
+        program = ExternalBot(f"{sys.executable} {GOLDEN / 'tee_bot.py'} {log} heuristic")
+        try:
+            referee, _ = play_against_a_revoker(RENUNCIA, program, seed, revokes=2)
+        finally:
+            program.close()
+        state = referee.state
+        assert state is not None and program.errors == []
+        if len(state.plays) == RENUNCIA.cards_in_play:
+            continue
+        (end,) = [m for arrow, m in _logged(log) if m["type"] == "deal_end"]
+        assert [_faces_named(h) for h in end["hands"]] == _public(state.information_state(1))
+        assert sum(len(h) for h in end["hands"]) < RENUNCIA.cards_in_play
+        answers = [m for arrow, m in _logged(log) if arrow == "<"]
+        assert not [m for m in answers if m["type"] == "info"]  # the bot side follows it
+        return
+    pytest.fail("no deal ended before its last card")
+
+
+def _session_after_a_proven_cry() -> BotSession:
+    """A bot session at seat 1 told of a deal that a cry ended after the first card."""
+    session = BotSession(HeuristicBot(1))
+    listener = Listener(RENUNCIA, 1)
+    referee = Referee(Match(RENUNCIA, first_dealer=3), [None] * 4, rng=random.Random(1))
+    state = referee.deal()
+    referee.submit(0, Play(state.legal_moves()[0]))
+    for message in listener.feed.catch_up(state.information_state(1)):
+        session.handle(message)
+    session.handle({"type": "denounced", "seat": 1, "correct": True})
+    return session
+
+
+@pytest.mark.parametrize(("message", "problem"), [
+    ({"type": "turn", "legal": ["AS"]}, "a turn, but the deal is over: a revoke is proven"),
+    ({"type": "redeal_turn"}, "a redeal_turn, but the deal is over: a revoke is proven"),
+    ({"type": "bid_turn"}, "a bid_turn, but the deal is over: a revoke is proven"),
+])
+def test_a_question_after_the_deal_is_over_is_refused_as_that(message: dict[str, Any],
+                                                              problem: str) -> None:
+    session = _session_after_a_proven_cry()
+    with pytest.raises(ProtocolError, match=problem):
+        session.handle(message)
+
+
+def test_a_denounce_turn_at_a_table_without_renuncia_is_refused() -> None:
+    for match in (None, {"type": "match", "rules": STANDARD.to_dict(), "seat": 0}):
+        session = BotSession(HeuristicBot())
+        if match is not None:
+            session.handle(match)
+        with pytest.raises(ProtocolError, match="this table does not play renúncia"):
+            session.handle({"type": "denounce_turn", "time_ms": 1000})
+    assert session.handle({"type": "match", "rules": RENUNCIA.to_dict(), "seat": 0})
+
+
+def test_a_won_match_closes_the_cries_for_a_program(end_bot: Any) -> None:
+    """Once the referee's match is won (``match_ended``, heard) the program is offered no cry
+    and asked no ``denounce_turn``, whoever asks its bot: the result stands. Here it stands in
+    for a person, so only the table's front-end (this test) calls its hooks."""
+    rules = RENUNCIA.replace(match_target=1)
+    command, log = end_bot("cry")
+    program = ExternalBot(command)
+    referee = Referee(Match(rules, first_dealer=3), [None] * 4, rng=random.Random(4))
+    referee.listen(program.hear)
+    program.new_match(rules, 1)
+    try:
+        while not referee.match.is_over:
+            state = referee.deal()
+            while (asked := referee.asked()) is not None:
+                seat, request = asked
+                if seat == 1:
+                    referee.play_for(1, program)
+                else:
+                    assert type(request) is AskCard
+                    referee.submit(seat, Play(request.legal[0]))
+        info = state.information_state(1)
+        assert info.may_denounce()  # the state's rule alone would still allow a cry
+        program.deal_over(info, state.deal.hands)
+        assert not program.denounce(info)
+    finally:
+        program.close()
+    kinds = [m["type"] for m in _messages(log)]
+    assert kinds[-2:] == ["deal_end", "quit"] and "denounce_turn" not in kinds
+    assert program.errors == [] and not state.denunciations
