@@ -229,10 +229,16 @@ class Referee:
         deal again. Before the first scoring, the bots hear the deal is over and may still
         denounce it (a revoke in the last trick)."""
         if not rescore:
+            played_out = len(state.trick_winners) == state.tricks_total
             for seat, bot in enumerate(self.seats):
                 # Most bots do not listen: skip building their information states.
                 if bot is not None and type(bot).deal_over is not Bot.deal_over:
-                    bot.deal_over(state.information_state(seat), state.deal.hands)
+                    info = state.information_state(seat)
+                    # Every hand is public once every card is down; a deal a proven revoke
+                    # ended shows each seat only what it saw (the cards played, its own).
+                    hands = (state.deal.hands if played_out
+                             else tuple(info.hands_as_dealt(info.known)))
+                    bot.deal_over(info, hands)
             self._offer_denunciations(state)
         result = (self.match.rescore_last(state) if rescore
                   else self.match.finish_deal(state))

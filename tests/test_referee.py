@@ -82,8 +82,16 @@ class Recorder(Bot):
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
         referee = self.referee
         assert referee is not None and referee.state is not None
-        assert info.phase == "over" and hands == referee.state.deal.hands
-        self.log.append(("deal_over", self.name, info.seat))
+        state = referee.state
+        assert info.phase == "over"
+        if len(state.trick_winners) == state.tricks_total:
+            assert hands == state.deal.hands  # every card down: every hand public
+        else:  # a proven revoke ended it: only what this seat saw
+            assert hands == tuple(info.hands_as_dealt(info.known))
+            for seat, hand in enumerate(hands):
+                if seat != info.seat:
+                    assert not hand & state.hands[seat] & ~info.known[seat]
+        self.log.append(("deal_over", self.name, info.seat, hands))
 
     def deal_annulled(self, info: InformationState) -> None:
         assert info.redeal_by is not None
@@ -438,6 +446,35 @@ def test_a_late_denunciation_scores_the_deal_again(correct: bool) -> None:
     with pytest.raises(IllegalMoveError, match="no card has been played yet"):
         referee.submit(accuser, Denounce())
     assert not nxt.denunciations and state.denunciations[-1].seat == accuser
+
+
+def test_bots_are_not_shown_the_unplayed_cards_of_a_deal_a_revoke_ended() -> None:
+    """``deal_over`` shows every hand only once every card is down; a deal a proven revoke
+    ended shows each bot the cards played and what it knew."""
+    rules = RENUNCIA_RULES["standard"].replace(match_target=20)
+    for seed in range(20):
+        referee, log = seat_table(rules, people={0, 1}, seed=seed)
+        state = referee.deal()
+        while (asked := referee.asked()) is not None and state.proven is None:
+            if referee.step():
+                continue
+            seat, request = asked
+            assert type(request) is AskCard
+            if request.revokes:
+                referee.submit(seat, Play(request.revokes[0]))
+                if state.proven is None:  # no bot could prove it: the other person cries
+                    referee.submit(1 - seat, Denounce())
+                break
+            referee.submit(seat, Play(request.legal[0]))
+        if state.proven is not None and state.plays and len(state.trick_winners) < 10:
+            break
+    else:
+        pytest.skip("no deal ended early by a proven revoke")
+    shown = [entry for entry in log if entry[0] == "deal_over"]
+    assert {entry[2] for entry in shown} == {2, 3}
+    for *_, seat, hands in shown:
+        assert hands != state.deal.hands
+        assert hands[seat] == state.deal.hands[seat]
 
 
 def test_a_won_match_is_not_reopened_by_a_late_denunciation() -> None:

@@ -190,7 +190,9 @@ class Bot(ABC):
 
     def deal_over(self, info: InformationState, hands: tuple[CardMask, ...]) -> None:
         """The deal is over: the seat's last information state and every hand as dealt
-        (shown to all once the play ends). Bots that learn across deals listen here."""
+        (shown to all once the play ends; where a proven revoke ended the deal before its last
+        card, each hand as far as this seat saw it: its cards played, and what it knew).
+        Bots that learn across deals listen here."""
 
     def close(self) -> None:
         """Release what the bot holds (a process, a file)."""
