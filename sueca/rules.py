@@ -46,6 +46,11 @@ POINTS_TARGET_DEFAULT: Final = 500
 # The largest renúncia penalty, in games: beyond a few matches' worth it is a typing slip.
 MAX_PENALTY: Final = 100
 GAMES_TARGET_DEFAULT: Final = 4
+# Upper bounds of the numeric options, checked where a table is set up: past them an option is
+# a typing slip (or a lobby request meant to make a table that never ends), not a game.
+MAX_GAMES_TARGET: Final = 1000  # games (and any bid's score in games)
+MAX_POINTS_TARGET: Final = 100_000  # card points, Sueca de Pontos
+MAX_CARD_POINTS: Final = 120  # a bonus or a weak-hand limit: at most a whole deck's card points
 
 
 @dataclass(frozen=True)
@@ -136,14 +141,19 @@ class Rules:
                                  f"to {MAX_PENALTY}")
         for name in ("last_trick_bonus", "maria_de_copas"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RulesError(f"rules option {name!r} must be a whole number >= 0")
+            if (not isinstance(value, int) or isinstance(value, bool)
+                    or not 0 <= value <= MAX_CARD_POINTS):
+                raise RulesError(f"rules option {name!r} must be a whole number of card points "
+                                 f"from 0 to {MAX_CARD_POINTS}")
+        most = MAX_POINTS_TARGET if self.scoring == "pontos" else MAX_GAMES_TARGET
         if (
             not isinstance(self.match_target, int)
             or isinstance(self.match_target, bool)
-            or self.match_target < 1
+            or not 1 <= self.match_target <= most
         ):
-            raise RulesError("rules option 'match_target' must be a whole number >= 1")
+            unit = "card points" if self.scoring == "pontos" else "games"
+            raise RulesError(f"rules option 'match_target' must be a whole number of {unit} "
+                             f"from 1 to {most}")
         if self.dummy is not None and (
             not isinstance(self.dummy, int) or isinstance(self.dummy, bool)
             or not 0 <= self.dummy < self.players
@@ -212,11 +222,12 @@ class Rules:
         if (
             not isinstance(scores, tuple)
             or len(scores) != len(BID_BANDS)
-            or not all(type(v) is int and v >= 0 for v in scores)
+            or not all(type(v) is int and 0 <= v <= MAX_GAMES_TARGET for v in scores)
         ):
             raise RulesError(
-                f"rules option 'bid_scores' must list {len(BID_BANDS)} whole numbers >= 0, one "
-                "per bid band (0 and 61-70, 71-80, 81-90, 91-100, 101-119, 120)"
+                f"rules option 'bid_scores' must list {len(BID_BANDS)} whole numbers from 0 to "
+                f"{MAX_GAMES_TARGET}, one per bid band (0 and 61-70, 71-80, 81-90, 91-100, "
+                "101-119, 120)"
             )
 
     def _check_weak_hand_redeal(self) -> None:
@@ -224,12 +235,12 @@ class Rules:
         if (
             not isinstance(limits, tuple)
             or len(limits) != 2
-            or not all(type(v) is int and v >= 0 for v in limits)
+            or not all(type(v) is int and 0 <= v <= MAX_CARD_POINTS for v in limits)
         ):
             raise RulesError(
-                "rules option 'weak_hand_limits' must list two whole numbers >= 0: the card "
-                "points the opening leader, then any other seat, must hold fewer than to ask "
-                "for a new deal"
+                "rules option 'weak_hand_limits' must list two whole numbers from 0 to "
+                f"{MAX_CARD_POINTS}: the card points the opening leader, then any other seat, "
+                "must hold fewer than to ask for a new deal"
             )
         if self.weak_hand_redeal and self.bidding:
             # The auction is how a weak hand stays out of it there (a pass), and the opening

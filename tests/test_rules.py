@@ -88,11 +88,35 @@ def test_overrides_by_option_name() -> None:
         ({"variant": "italiana5", "open_hands": "dealer_dummy"}, "needs partnerships"),
         ({"no_looking_back": "yes"}, "'no_looking_back' must be true or false"),
         ({"no_looking_back": True, "review_tricks": True}, "contradict each other"),
+        # Upper bounds: a lobby request cannot set up a match that never ends.
+        ({"match_target": 1001}, "'match_target' must be a whole number of games from 1 to 1000"),
+        ({"match_target": 10**4000}, "'match_target' must be a whole number of games"),
+        ({"scoring": "pontos", "match_target": 100_001},
+         "'match_target' must be a whole number of card points from 1 to 100000"),
+        ({"last_trick_bonus": 121}, "'last_trick_bonus' must be a whole number of card points "
+                                    "from 0 to 120"),
+        ({"maria_de_copas": 10**30}, "'maria_de_copas' must be a whole number of card points"),
+        ({"weak_hand_limits": [10, 10**20]}, "'weak_hand_limits' must list two whole numbers "
+                                             "from 0 to 120"),
+        ({"variant": "italiana5", "bid_scores": [1, 2, 3, 4, 5, 1001]},
+         "'bid_scores' must list 6 whole numbers from 0 to 1000"),
     ],
 )
 def test_bad_options_are_refused_by_name(options: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message.replace("(", r"\(")):
         Rules.from_dict(options)
+
+
+def test_the_upper_bounds_themselves_are_allowed() -> None:
+    assert Rules.from_dict({"match_target": 1000}).match_target == 1000
+    assert Rules.from_dict({"variant": "pontos", "match_target": 100_000}).match_target == 100_000
+    bonus = Rules.from_dict({"last_trick_bonus": 120, "maria_de_copas": 120})
+    assert (bonus.last_trick_bonus, bonus.maria_de_copas) == (120, 120)
+    assert Rules.from_dict({"weak_hand_limits": [120, 0]}).weak_hand_limits == (120, 0)
+    assert Rules.from_dict({"variant": "italiana5",
+                            "bid_scores": [0, 0, 0, 0, 0, 1000]}).bid_scores[-1] == 1000
+    for rules in PRESETS.values():
+        assert Rules.from_dict(rules.to_dict()) == rules
 
 
 def test_replace_refuses_unknown_options() -> None:
