@@ -155,6 +155,8 @@ def _read_cards(value: object, what: str, rules: Rules) -> tuple[Card, ...]:
 
 
 def _read_card(value: object, what: str, rules: Rules) -> Card:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{what} must be a card, not {shown(value)}")
     return _read_cards([value], what, rules)[0]
 
 
@@ -177,6 +179,9 @@ def _read_suit(value: object, what: str, rules: Rules) -> int:
 
 
 def _read_rules(value: object, what: str, rules: Rules) -> Rules:
+    # None (no rules sent) is the standard game, as a referee that sends no match plays it.
+    if value is not None and not isinstance(value, dict):
+        raise ProtocolError(f"{what} must be a RECORD.md rules object, not {shown(value)}")
     try:
         return Rules.from_dict(_cut_names(value) or {})  # type: ignore[arg-type]
     except (RulesError, TypeError) as error:
