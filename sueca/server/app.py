@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.convertors import IntegerConvertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -46,6 +47,17 @@ from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
 from sueca.server.tables import TableError
 
 MAX_BODY = 16 * 1024
+
+
+class NumberConvertor(IntegerConvertor):
+    """A match id or a seat in a path: at most 18 digits. A longer number names no row (SQLite
+    ids are 64-bit) and, past 4,300 digits, is not even an int Python parses: such a path is
+    simply not found (404), where ``int`` let it through to a 500."""
+
+    regex = "[0-9]{1,18}"
+
+
+register_url_convertor("number", NumberConvertor())
 WEB_DIR = Path(str(resources.files("sueca") / "web"))
 
 
@@ -273,14 +285,14 @@ def create_app(
         Route("/", lobby),
         Route("/t/{table_id}", table_page),
         Route("/history", history_page),
-        Route("/history/{match_id:int}", history_page),
+        Route("/history/{match_id:number}", history_page),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/seats/{seat:int}", take_seat, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats/{seat:number}", take_seat, methods=["POST"]),
         Route("/api/bots", list_bots),
         Route("/api/history", list_history),
-        Route("/api/history/{match_id:int}", history_match),
-        Route("/api/history/{match_id:int}/record.json", history_record),
+        Route("/api/history/{match_id:number}", history_match),
+        Route("/api/history/{match_id:number}/record.json", history_record),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

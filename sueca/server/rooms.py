@@ -279,7 +279,11 @@ class Room:
             conn.push("joined", json.dumps({"type": "joined", "seat": seat}))
             return
         if conn.seat is not None:
-            self.present[conn.seat] -= 1
+            # One socket, one seat: a page is one player's. Moving it would leave its first
+            # seat to a stand-in behind the player's back; a second seat takes a socket of its
+            # own (docs/server.md).
+            raise TableError(f"this connection already sits at seat {conn.seat}; open another "
+                             "connection for another seat", "already_seated")
         conn.seat = seat
         self.present[seat] += 1
         self.away_since[seat] = None

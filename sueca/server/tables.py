@@ -80,7 +80,9 @@ class SeatConfig:
     claimed: bool = False
 
     def matches(self, token: str) -> bool:
-        return bool(self.token) and hmac.compare_digest(self.token, token)
+        # compare_digest takes ASCII text only (a TypeError otherwise); a token is ASCII, so
+        # anything else is simply not this seat's.
+        return bool(self.token) and token.isascii() and hmac.compare_digest(self.token, token)
 
 
 def clean_name(name: str) -> str:
@@ -446,7 +448,10 @@ class Table:
             self.version += 1
 
     def take_open_seat(self, seat: int, name: str) -> str:
-        """A stranger sits at an unclaimed human seat of an open table: the seat's token."""
+        """A stranger sits at an unclaimed human seat of an open table: a new token for the
+        seat, his alone. The token the table was created with is handed out in its invitation
+        link; giving it again would seat two people at one seat, so it stops working (whoever
+        comes first, the invited player or the stranger, has the seat; the other is refused)."""
         if not self.open_seats:
             raise TableError("this table is by invitation only", "not_open")
         if not 0 <= seat < len(self.seats):
@@ -456,7 +461,10 @@ class Table:
             raise TableError(f"seat {seat} is not free", "seat_taken")
         if name:
             config.name = clean_name(name)
-        self.claim(seat)
+        config.token = secrets.token_urlsafe(18)
+        config.claimed = True
+        self.storage.save_settings(self.id, self.settings())
+        self.version += 1
         return config.token
 
 
