@@ -40,10 +40,14 @@ def parse_seat_list(text: str, players: int, option: str) -> list[int]:
         return []
     if text == "all":
         return list(range(players))
-    seats = []
-    for item in text.split(","):
-        if not item.strip().isdigit() or not 0 <= int(item) < players:
-            raise SetupError(f"{option} takes seats from 0 to {players - 1}, not {item.strip()!r}")
+    seats: list[int] = []
+    for item in (part.strip() for part in text.split(",")):
+        # A seat is one or two ASCII digits: anything longer is no seat (and int() refuses
+        # numbers of thousands of digits with an error of its own).
+        if not (item.isascii() and item.isdigit() and len(item) <= 2
+                and int(item) < players):
+            shown = item if len(item) <= 20 else item[:20] + "…"
+            raise SetupError(f"{option} takes seats from 0 to {players - 1}, not {shown!r}")
         if int(item) in seats:
             raise SetupError(f"{option} names seat {int(item)} twice")
         seats.append(int(item))

@@ -449,9 +449,12 @@ def test_seat_lists() -> None:
     assert parse_seat_list("0,2", 4, "--humans") == [0, 2]
     assert parse_seat_list("all", 4, "--humans") == [0, 1, 2, 3]
     assert parse_seat_list("none", 4, "--humans") == []
-    for bad in ("4", "x", "0,0"):
+    for bad in ("4", "x", "0,0", "²", "9" * 5000, "-1"):
         with pytest.raises(SetupError):
             parse_seat_list(bad, 4, "--humans")
+    with pytest.raises(SetupError) as refused:
+        parse_seat_list("9" * 5000, 4, "--humans")
+    assert len(str(refused.value)) < 100  # the bad value is quoted short, not echoed whole
 
 
 def test_bots_per_seat_and_unknown_bots() -> None:
