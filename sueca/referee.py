@@ -31,10 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from sueca.actions import Action, AskCard, Bid, Call, Denounce, Play, Redeal, Request
+from sueca.actions import Action, Bid, Call, Denounce, Play, Redeal, Request
 from sueca.bots.base import Bot, decide
 from sueca.deal import Deal
-from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.rules import Rules
 from sueca.scoring import HandResult
@@ -129,11 +128,9 @@ class Referee:
         """Deal the next hand (``deal``, else from ``deal_source`` or ``rng``) and tell the
         listeners."""
         self.start()
-        if deal is None:
-            deal = (self.deal_source(self.match) if self.deal_source is not None
-                    else None)
-        state = (self.match.new_deal(self.rng) if deal is None
-                 else self.match.start_deal(deal))
+        if deal is None and self.deal_source is not None:
+            deal = self.deal_source(self.match)
+        state = self.match.new_deal(self.rng) if deal is None else self.match.start_deal(deal)
         self.state = state
         self._emit(Event(EventKind.DEALT, state, self.match))
         return state
@@ -326,10 +323,4 @@ class Referee:
             listener(event)
 
 
-def information_states(state: State) -> list[InformationState]:
-    """Every seat's information state, in seat order."""
-    return [state.information_state(seat) for seat in range(state.rules.players)]
-
-
-__all__ = ["AskCard", "Event", "EventKind", "Listener", "Referee", "RefereeError",
-           "information_states"]
+__all__ = ["Event", "EventKind", "Listener", "Referee", "RefereeError"]
