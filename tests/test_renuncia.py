@@ -27,7 +27,7 @@ from sueca.state import IllegalMoveError, State
 
 
 def people(rules: Rules, seed: int) -> Referee:
-    return Referee(Match(rules.replace(match_target=10_000), first_dealer=seed % rules.players),
+    return Referee(Match(rules.replace(match_target=1000), first_dealer=seed % rules.players),
                    [None] * rules.players, rng=random.Random(seed))
 
 
@@ -235,7 +235,7 @@ def test_bots_denounce_every_revoke_they_can_prove_and_no_other(name: str, bot: 
     """People who revoke now and then beside bots: whenever the table stands still, no bot
     that may denounce can prove a revoke by the other side (it would have denounced it), and
     every bot's denunciation is correct."""
-    rules = RENUNCIA_RULES[name].replace(match_target=10_000)
+    rules = RENUNCIA_RULES[name].replace(match_target=1000)
     persons = {0, 1} if rules.dummy is None else {0, 1, rules.dummy}
     bots: list[Bot | None] = [None if s in persons else make_bot(bot, seed=s)
                               for s in range(rules.players)]
