@@ -345,11 +345,15 @@ def serve(
 ) -> None:
     """Run the web table: open http://HOST:PORT/ in a browser and play."""
     from sueca.server import serve as run_server
+    from sueca.server.storage import StorageError
 
     if grace < 0:
         raise fail("--grace must be 0 or more")
     console.print(f"Sueca web table on http://{host}:{port}/  (Ctrl-C to stop)")
-    run_server(host, port, db, grace=grace)
+    try:
+        run_server(host, port, db, grace=grace)
+    except StorageError as error:  # a database in use by another server, or too new
+        raise fail(str(error), code=1) from None
 
 
 @app.command()

@@ -147,7 +147,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = storage if storage is not None else SQLiteStorage(db_path or default_db_path())
+        store = (storage if storage is not None
+                 else SQLiteStorage(db_path or default_db_path(), lock=True))
         registry = Rooms(store, timing or Timing(), seed=seed)
         registry.restore()
         holder["rooms"] = registry
@@ -301,10 +302,13 @@ def create_app(
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None = None,
           grace: float = 60.0) -> None:
-    """Run the server until interrupted (``sueca serve``)."""
+    """Run the server until interrupted (``sueca serve``). The database is opened (and
+    locked) first: one another server holds, or a newer sueca wrote, raises
+    :class:`~sueca.server.storage.StorageError` before anything listens."""
     import uvicorn
 
-    app = create_app(db_path, timing=Timing(grace=grace), limits=DEFAULT_LIMITS)
+    store = SQLiteStorage(db_path or default_db_path(), lock=True)
+    app = create_app(storage=store, timing=Timing(grace=grace), limits=DEFAULT_LIMITS)
     # Frames beyond 64 KiB close the socket outright; smaller oversized ones (over
     # MAX_MESSAGE) get an error message and change nothing.
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info")

@@ -415,12 +415,14 @@ class Rooms:
 
     def restore(self) -> None:
         """Load the stored tables and set their bots going (after a restart): every table in
-        play, and those whose match ended in the last day (for a rematch)."""
+        play, and those whose match ended in the last day (for a rematch). A table that cannot
+        be restored is reported in one line and skipped: every other table runs."""
         for stored in self.storage.open_tables(finished_since=time.time() - RESTORE_FINISHED):
             try:
                 table = Table.restore(stored, self.storage, self.rng)
-            except Exception:
-                log.exception("table %s could not be restored", stored.id)
+            except Exception as error:
+                log.warning("table %s skipped: it cannot be restored: %s: %s",
+                            stored.id, type(error).__name__, error)
                 continue
             room = self._add(table)
             room.kick()

@@ -19,6 +19,13 @@ database written before it had one (the ``plays`` table and the ``deals.auction`
 migrated when it is opened: every stored card, bid, called card and redeal answer becomes an
 action, in one transaction, after a copy of the file is kept beside it.
 
+One server at a time: a server holds its database, for its life, by an exclusive lock on
+``<db>.lock`` beside it (``lock=True``; :class:`DatabaseInUseError` for a second one), so two
+servers never run the same tables. Reading the database beside a server (``lock=False``, as an
+``sqlite3`` shell would) stays allowed. The write-ahead log is bounded
+(:data:`JOURNAL_SIZE_LIMIT`): a passive checkpoint every second, and one that truncates the log
+whenever steady writes outrun it.
+
 >>> store = SQLiteStorage(":memory:")
 >>> store.create_table("t1", {"seats": []})
 >>> mid = store.start_match("t1", {"variant": "standard"}, first_dealer=0, seats=["a", "b"])
@@ -30,8 +37,10 @@ action, in one transaction, after a copy of the file is kept beside it.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -48,9 +57,16 @@ log = logging.getLogger("sueca.server")
 SCHEMA_VERSION = 1
 """1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``)."""
 
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+"""The most bytes the write-ahead log is left holding: past it, a checkpoint truncates it."""
+
 
 class StorageError(RuntimeError):
-    """A database this server cannot use (written by a newer version of it)."""
+    """A database this server cannot use (written by a newer version of it, or in use)."""
+
+
+class DatabaseInUseError(StorageError):
+    """Another server holds the database (its lock file is locked)."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +147,10 @@ class Storage(Protocol):
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
 
-    def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]: ...
+    def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
+        """The tables to restore; one whose stored rows cannot be read is logged and left
+        out, so it never keeps the others from running."""
+        ...
 
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]: ...
 
@@ -180,18 +199,37 @@ _SCHEMA = (
 
 
 class SQLiteStorage:
-    """The embedded store: one SQLite file (``":memory:"`` for tests)."""
+    """The embedded store: one SQLite file (``":memory:"`` for tests). ``lock``: hold the
+    database's lock file for this store's life (the server does; a ``":memory:"`` database
+    needs none). ``journal_size_limit`` bounds the write-ahead log; ``checkpoint_every`` is the
+    checkpointer's pace in seconds (both for tests)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, lock: bool = False,
+                 journal_size_limit: int = JOURNAL_SIZE_LIMIT,
+                 checkpoint_every: float = 1.0) -> None:
         on_disk = str(path) != ":memory:"
+        self._lock: int | None = None
         if on_disk:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if lock:
+                self._lock = _lock_database(Path(path))
+        try:
+            self._open(path, on_disk, journal_size_limit, checkpoint_every)
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self, path: str | Path, on_disk: bool, journal_size_limit: int,
+              checkpoint_every: float) -> None:
+        self._wal = Path(f"{path}-wal") if on_disk else None
+        self._journal_size_limit = journal_size_limit
         # The server calls in from its event loop only; Starlette's test client runs that loop
         # in another thread than the one that built the app, hence check_same_thread=False.
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute(f"PRAGMA journal_size_limit={int(journal_size_limit)}")
         self._open_schema(Path(path) if on_disk else None)
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
@@ -201,7 +239,7 @@ class SQLiteStorage:
             # move is never kept waiting behind one (WAL lets writers go on meanwhile).
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = threading.Thread(
-                target=self._checkpoint_loop, args=(str(path),), daemon=True,
+                target=self._checkpoint_loop, args=(str(path), checkpoint_every), daemon=True,
                 name="sueca-checkpoint")
             self._checkpointer.start()
 
@@ -296,14 +334,28 @@ class SQLiteStorage:
         log.info("database migrated to schema %d: %d matches' moves are actions now",
                  SCHEMA_VERSION, converted)
 
-    def _checkpoint_loop(self, path: str, every: float = 2.0) -> None:
+    def _checkpoint_loop(self, path: str, every: float) -> None:
         db = sqlite3.connect(path, isolation_level=None)
         try:
+            db.execute(f"PRAGMA journal_size_limit={self._journal_size_limit}")
             while not self._stop.wait(every):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._checkpoint(db)
+            self._checkpoint(db)
         finally:
             db.close()
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        """Copy the log into the database without waiting for anyone (PASSIVE). Under steady
+        writes that never catches up (new frames arrive while it copies, so the log is never
+        wholly copied and never starts over): once the log is past its limit, a TRUNCATE
+        checkpoint waits the writers out for a moment and empties it."""
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        if self._wal is not None and _size(self._wal) > self._journal_size_limit:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _checkpoint_now(self) -> None:
+        """One checkpoint, on this connection, now (tests)."""
+        self._checkpoint(self._db)
 
     # ---- writes: each one its own transaction ----------------------------------------------
 
@@ -375,8 +427,13 @@ class SQLiteStorage:
             (finished_since,),
         )
         for table_id, created, settings, match_id in rows.fetchall():
-            match = self.load_match(match_id) if match_id is not None else None
-            out.append(StoredTable(table_id, created, json.loads(settings), match))
+            try:
+                match = self.load_match(match_id) if match_id is not None else None
+                out.append(StoredTable(table_id, created, json.loads(settings), match))
+            except (ValueError, TypeError, sqlite3.DatabaseError) as error:
+                # One line, no traceback: a corrupt row is the data's fault, not the code's.
+                log.warning("table %s skipped: its stored rows do not read: %s",
+                            table_id, error)
         return out
 
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]:
@@ -430,3 +487,31 @@ class SQLiteStorage:
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
         self._db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the lock
+            self._lock = None
+
+
+def _lock_database(path: Path) -> int:
+    """Lock ``<db>.lock`` beside the database for as long as the returned descriptor is open.
+    The file itself stays (removing it would let a third server lock a new one while the
+    second still holds the old)."""
+    lock = path.with_name(f"{path.name}.lock")
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise DatabaseInUseError(f"the database {path} is in use by another sueca server "
+                                 f"(it holds {lock}): stop that one first") from None
+    return descriptor
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
