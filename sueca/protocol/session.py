@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from sueca.actions import AskBid, AskCall, AskCard, AskRedeal, Bid, Call, Phase, Redeal
 from sueca.auction import PASS
@@ -138,10 +138,7 @@ class BotSession:
         tracker = self._tracker()
         seat = self.seat if message.seat is None else message.seat
         info = tracker.information_state(seat)
-        request = info.request()
-        if type(request) is not AskCard:
-            _refuse_after_the_end(info, "turn")
-            raise ProtocolError(f"a turn, but it is not seat {seat}'s turn to play")
+        request = _asked(info, AskCard, "turn", f"it is not seat {seat}'s turn to play")
         offered = (message.legal if message.legal is not None
                    else tuple(card_face(c) for c in request.legal))
         if not offered:
@@ -159,10 +156,7 @@ class BotSession:
 
     def _bid_turn(self, message: msg.BidTurn) -> Answers:
         info = self._tracker().information_state()
-        request = info.request()
-        if type(request) is not AskBid:
-            _refuse_after_the_end(info, "bid_turn")
-            raise ProtocolError("a bid_turn, but it is not this seat's turn to bid")
+        request = _asked(info, AskBid, "bid_turn", "it is not this seat's turn to bid")
         value = self.bot.bid(info)
         if type(value) is int and (value == PASS or request.lowest <= value <= request.highest):
             return [msg.BidAnswer(value=value)]
@@ -175,10 +169,7 @@ class BotSession:
 
     def _call_turn(self, message: msg.CallTurn) -> Answers:
         info = self._tracker().information_state()
-        request = info.request()
-        if type(request) is not AskCall:
-            _refuse_after_the_end(info, "call_turn")
-            raise ProtocolError("a call_turn, but this seat has not won the auction")
+        request = _asked(info, AskCall, "call_turn", "this seat has not won the auction")
         card = self.bot.call(info)
         if type(card) is int and 0 <= card < request.deck_size:
             return [msg.CallAnswer(card=card)]
@@ -192,10 +183,7 @@ class BotSession:
         tracker = self._tracker()
         seat = self.seat if message.seat is None else message.seat
         info = tracker.information_state(seat)
-        request = info.request()
-        if type(request) is not AskRedeal:
-            _refuse_after_the_end(info, "redeal_turn")
-            raise ProtocolError(f"a redeal_turn, but it is not seat {seat}'s turn to answer")
+        request = _asked(info, AskRedeal, "redeal_turn", f"it is not seat {seat}'s turn to answer")
         answer = self.bot.redeal(info)
         if type(answer) is bool and (request.may_ask or not answer):
             return [msg.RedealAnswer(ask=answer)]
@@ -255,12 +243,21 @@ class BotSession:
         return self.tracker
 
 
-def _refuse_after_the_end(info: InformationState, question: str) -> None:
-    """A question about a deal already over is refused as that, not as one out of turn."""
+R = TypeVar("R", AskCard, AskBid, AskCall, AskRedeal)
+
+
+def _asked(info: InformationState, wanted: type[R], question: str, out_of_turn: str) -> R:
+    """What the seat is asked (:meth:`InformationState.request`), where it is the kind of
+    question the referee put (``wanted``); else a :class:`ProtocolError` saying why not: the
+    deal is over (a revoke proven, or every card played), or ``out_of_turn``."""
+    request = info.request()
+    if isinstance(request, wanted):
+        return request
     if info.phase == Phase.OVER:
         why = ("a revoke is proven" if any(d.correct for d in info.denunciations)
                else "every card is played")
         raise ProtocolError(f"a {question}, but the deal is over: {why}")
+    raise ProtocolError(f"a {question}, but {out_of_turn}")
 
 
 def serve(bot: Bot, reader: TextIO = sys.stdin, writer: TextIO = sys.stdout) -> int:
