@@ -91,6 +91,8 @@ const STRINGS = {
     summary_revoke: "Renúncia provada: {n} para {team}.",
     summary_false: "Acusação de renúncia sem razão: {n} para {team}.",
     err_bad_denounce: "Agora não pode acusar renúncia.",
+    queued_offline: "Sem ligação: a carta segue assim que a ligação voltar.",
+    not_sent_moved_on: "A sua jogada não seguiu: a mesa avançou entretanto. Veja a mesa e jogue de novo.",
   },
   "pt-BR": {
     lang_name: "Português (BR)",
@@ -180,6 +182,8 @@ const STRINGS = {
     summary_revoke: "Renúncia provada: {n} para {team}.",
     summary_false: "Acusação de renúncia sem razão: {n} para {team}.",
     err_bad_denounce: "Agora você não pode acusar renúncia.",
+    queued_offline: "Sem conexão: a carta vai assim que a conexão voltar.",
+    not_sent_moved_on: "Sua jogada não foi enviada: a mesa avançou enquanto isso. Veja a mesa e jogue de novo.",
   },
   en: {
     lang_name: "English",
@@ -269,6 +273,8 @@ const STRINGS = {
     summary_revoke: "Revoke proven: {n} to {team}.",
     summary_false: "A revoke called wrongly: {n} to {team}.",
     err_bad_denounce: "You cannot call a revoke now.",
+    queued_offline: "Offline: your card goes as soon as the connection is back.",
+    not_sent_moved_on: "Your move was not sent: the table moved on meanwhile. Look at the table and play again.",
   },
 };
 

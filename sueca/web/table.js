@@ -32,8 +32,10 @@ function connect() {
   socket.addEventListener("open", () => {
     retryDelay = 500;
     setConnection("");
+    playedAt = null; // a new socket: whatever was clicked before is pending or gone, never a lock
     const token = localStorage.getItem(TOKEN_KEY);
     if (token) send({ type: "join", token });
+    else flushPending();
   });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -45,16 +47,47 @@ function connect() {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+// A move (card, bid, call, redeal answer, cry) waits here until the server answers it: a new
+// view (another version) or an error. Sent on a dead socket, or lost with one, it goes again
+// once the seat is joined on a new socket, but only if the table is still at the version it
+// was chosen at (the server has not seen it then); if the table moved on meanwhile (a stand-in
+// played), it is dropped and the player is told.
+let pending = null; // { message, version, sent }
+
+function act(message) {
+  pending = { message, version: view ? view.version : null, sent: send(message) };
+  if (!pending.sent) showToast(t("queued_offline"));
+}
+
+function flushPending() {
+  if (!pending) return;
+  if (view && view.version === pending.version) {
+    pending.sent = send(pending.message);
+  } else {
+    pending = null;
+    playedAt = null;
+    showToast(t("not_sent_moved_on"));
+    if (view) render();
+  }
 }
 
 function setConnection(text) { $("conn").textContent = text; }
 
 function onMessage(message) {
   if (message.type === "state") {
+    if (pending && pending.sent && message.view.version !== pending.version) pending = null;
     view = message.view;
     render();
+  } else if (message.type === "joined") {
+    flushPending();
   } else if (message.type === "error") {
+    pending = null; // refused: said below; the hand is live again
+    if (playedAt !== null) { playedAt = null; if (view) renderHand(); }
     if (message.code === "bad_token") localStorage.removeItem(TOKEN_KEY);
     if (message.code === "no_table") {
       $("status").textContent = t("no_table");
@@ -502,7 +535,7 @@ $("renuncia-panel").addEventListener("click", (event) => {
 });
 
 function sendBid(value) {
-  send({ type: "bid", value });
+  act({ type: "bid", value });
 }
 
 $("auction").addEventListener("click", (event) => {
@@ -513,9 +546,9 @@ $("auction").addEventListener("click", (event) => {
     const value = Number($("bid-input").value);
     if (Number.isInteger(value)) sendBid(value);
   }
-  if (target.dataset.call) send({ type: "call", card: target.dataset.call });
-  if (target.id === "keep-button") send({ type: "redeal", ask: false });
-  if (target.id === "redeal-button") send({ type: "redeal", ask: true });
+  if (target.dataset.call) act({ type: "call", card: target.dataset.call });
+  if (target.id === "keep-button") act({ type: "redeal", ask: false });
+  if (target.id === "redeal-button") act({ type: "redeal", ask: true });
 });
 
 $("auction").addEventListener("keydown", (event) => {
@@ -699,16 +732,15 @@ function renderSummary() {
 
 // ---- input: click, tap or keyboard ----
 
-let playedAt = null; // the position (match, deal, cards down) a card was sent for
+let playedAt = null; // the view version a card was sent at (cleared by a new socket or an error)
 
 $("hand").addEventListener("click", (event) => {
   const button = event.target.closest(".card");
   if (!button || button.getAttribute("aria-disabled") === "true") return;
-  const position = `${view.score.number}:${view.deal}:${view.played}`;
-  if (position === playedAt) return; // one card per turn: a double click sends one
-  playedAt = position;
+  if (view.version === playedAt) return; // one card per turn: a double click sends one
+  playedAt = view.version;
   button.classList.add("sent");
-  send({ type: "play", card: button.dataset.card });
+  act({ type: "play", card: button.dataset.card });
 });
 
 $("hand").addEventListener("keydown", (event) => {

@@ -1,7 +1,6 @@
 """A person at the table: Debian's Chromium, driven by Playwright, plays a whole deal.
 
-Uses the system browser (``/usr/bin/chromium``, which ``.ci/run`` installs with apt-get), never
-a browser downloaded by Playwright. Screenshots go to ``test-artifacts/``.
+The browser and its helpers: ``web_support.py``. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -11,16 +10,10 @@ from typing import Any
 
 import pytest
 from server_support import LiveServer
+from web_support import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, PACE
 
 from sueca.auction import bidding_order
 from sueca.cards import card_name
-from sueca.server import Timing
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
-PACE = Timing(grace=60.0, bot_delay=0.03, trick_pause=0.05, deal_pause=60.0)
 
 
 @pytest.fixture
