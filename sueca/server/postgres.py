@@ -12,7 +12,7 @@ One server, or one cluster: a server alone holds the database by a session-level
 for its life (``lock=True``; :class:`~sueca.server.storage.DatabaseInUseError` for a second
 one), as the SQLite store holds its lock file. Workers of one cluster share the database and
 own its tables one at a time through leases (:mod:`sueca.server.cluster`); a worker's writes
-go through :meth:`PostgresStorage.fenced`, whose every write checks, in its own transaction,
+go through :meth:`PostgresStorage.fenced`, whose every write checks, in its transaction,
 that no later owner has fenced the table off (:class:`LeaseLostError`), so a worker whose
 lease ran out while it was paused can never write over its successor.
 
@@ -28,8 +28,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -43,6 +44,8 @@ from sueca.server.storage import (
     StoredDeal,
     StoredMatch,
     StoredTable,
+    Write,
+    apply_writes,
 )
 
 log = logging.getLogger("sueca.server")
@@ -120,6 +123,7 @@ class PostgresStorage:
                  connect_timeout: float = 10.0) -> None:
         self.url = url
         self._lock_conn: psycopg.Connection[Any] | None = None
+        self._batch = threading.local()  # the connection of the batch this thread is saving
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
                                     kwargs={"autocommit": True}, configure=_configure,
                                     name="sueca-storage")
@@ -139,6 +143,12 @@ class PostgresStorage:
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in a transaction: the batch's own inside :meth:`save` (every write of
+        a batch on one connection, one transaction), else a new one from the pool."""
+        current: psycopg.Connection[Any] | None = getattr(self._batch, "conn", None)
+        if current is not None:
+            yield current
+            return
         with self._pool.connection() as conn, conn.transaction():
             yield conn
 
@@ -186,39 +196,37 @@ class PostgresStorage:
             row = conn.execute("SELECT version FROM schema_version").fetchone()
         return 0 if row is None else int(row[0])
 
-    # ---- writes: each one its own transaction ----------------------------------------------
+    # ---- writes: each one its own transaction, or a batch in one ----------------------------
+
+    def save(self, writes: Sequence[Write]) -> int | None:
+        """Make ``writes`` in one transaction (:meth:`Storage.save`): all, or none."""
+        return self._save(writes, None)
+
+    def _save(self, writes: Sequence[Write], fence: tuple[str, int] | None) -> int | None:
+        with self._pool.connection() as conn, conn.transaction():
+            if fence is not None:
+                creating = any(w.method == "create_table" and w.args[0] == fence[0]
+                               for w in writes)
+                _check_fence(conn, fence, creating)
+            self._batch.conn = conn
+            try:
+                return apply_writes(self, writes)
+            finally:
+                self._batch.conn = None
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None:
-        self._create_table(table_id, settings, None)
-
-    def _create_table(self, table_id: str, settings: dict[str, Any],
-                      fence: int | None) -> None:
         with self._transaction() as conn:
             conn.execute("INSERT INTO tables (id, created, settings) VALUES (%s, %s, %s)",
                          (table_id, time.time(), json.dumps(settings)))
-            if fence is not None:
-                conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
-                             " ON CONFLICT (table_id) DO UPDATE SET token = EXCLUDED.token",
-                             (table_id, fence))
 
     def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        self._save_settings(table_id, settings, None)
-
-    def _save_settings(self, table_id: str, settings: dict[str, Any],
-                       fence: tuple[str, int] | None) -> None:
         with self._transaction() as conn:
-            _check_fence(conn, fence)
             conn.execute("UPDATE tables SET settings = %s WHERE id = %s",
                          (json.dumps(settings), table_id))
 
     def start_match(self, table_id: str, rules: dict[str, Any], first_dealer: int,
                     seats: list[str]) -> int:
-        return self._start_match(table_id, rules, first_dealer, seats, None)
-
-    def _start_match(self, table_id: str, rules: dict[str, Any], first_dealer: int,
-                     seats: list[str], fence: tuple[str, int] | None) -> int:
         with self._transaction() as conn:
-            _check_fence(conn, fence)
             row = conn.execute(
                 "INSERT INTO matches (table_id, number, rules, first_dealer, seats, started)"
                 " SELECT %s, COALESCE(MAX(number), 0) + 1, %s, %s, %s, %s FROM matches"
@@ -230,36 +238,21 @@ class PostgresStorage:
 
     def add_deal(self, match_id: int, index: int, dealer: int, hands: list[str],
                  trump_card: str | None) -> None:
-        self._add_deal(match_id, index, dealer, hands, trump_card, None)
-
-    def _add_deal(self, match_id: int, index: int, dealer: int, hands: list[str],
-                  trump_card: str | None, fence: tuple[str, int] | None) -> None:
         with self._transaction() as conn:
-            _check_fence(conn, fence)
             conn.execute("INSERT INTO deals (match_id, idx, dealer, hands, trump_card)"
                          " VALUES (%s, %s, %s, %s, %s)",
                          (match_id, index, dealer, json.dumps(hands), trump_card or ""))
 
     def add_action(self, match_id: int, deal_index: int, seq: int, seat: int,
                    action: dict[str, Any]) -> None:
-        self._add_action(match_id, deal_index, seq, seat, action, None)
-
-    def _add_action(self, match_id: int, deal_index: int, seq: int, seat: int,
-                    action: dict[str, Any], fence: tuple[str, int] | None) -> None:
         with self._transaction() as conn:
-            _check_fence(conn, fence)
             conn.execute("INSERT INTO actions (match_id, deal_idx, seq, seat, action)"
                          " VALUES (%s, %s, %s, %s, %s)",
                          (match_id, deal_index, seq, seat, json.dumps(action)))
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None:
-        self._score_match(match_id, score, winner, None)
-
-    def _score_match(self, match_id: int, score: list[int], winner: int | None,
-                     fence: tuple[str, int] | None) -> None:
         """As SQLite's: a finished time, once set, stays."""
         with self._transaction() as conn:
-            _check_fence(conn, fence)
             conn.execute("UPDATE matches SET score = %s, winner = %s,"
                          " finished = COALESCE(finished, %s) WHERE id = %s",
                          (json.dumps(score), winner,
@@ -362,43 +355,48 @@ class PostgresStorage:
 
 
 class FencedStorage:
-    """:class:`PostgresStorage` as one table's owner writes to it: each write checks, in its
-    transaction, that the table's fence still holds this owner's token (a share lock on the
-    fence row, so a successor's :meth:`PostgresStorage.fence` waits for it to commit), and
-    raises :class:`LeaseLostError` otherwise. Reads pass through."""
+    """:class:`PostgresStorage` as one table's owner writes to it: each write (each batch)
+    checks, in its transaction, that the table's fence still holds this owner's token (a share
+    lock on the fence row, so a successor's :meth:`PostgresStorage.fence` waits for it to
+    commit), and raises :class:`LeaseLostError` otherwise; creating the table sets its fence.
+    Reads pass through."""
 
     def __init__(self, store: PostgresStorage, table_id: str, token: int) -> None:
         self.store = store
         self.table_id = table_id
         self.token = token
 
-    @property
-    def _fence(self) -> tuple[str, int]:
-        return (self.table_id, self.token)
+    def save(self, writes: Sequence[Write]) -> int | None:
+        return self.store._save(writes, (self.table_id, self.token))
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None:
-        self.store._create_table(table_id, settings, self.token)
+        self.save([Write("create_table", (table_id, settings))])
 
     def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        self.store._save_settings(table_id, settings, self._fence)
+        self.save([Write("save_settings", (table_id, settings))])
 
     def start_match(self, table_id: str, rules: dict[str, Any], first_dealer: int,
                     seats: list[str]) -> int:
-        return self.store._start_match(table_id, rules, first_dealer, seats, self._fence)
+        started = self.save([Write("start_match", (table_id, rules, first_dealer, seats))])
+        assert started is not None
+        return started
 
     def add_deal(self, match_id: int, index: int, dealer: int, hands: list[str],
                  trump_card: str | None) -> None:
-        self.store._add_deal(match_id, index, dealer, hands, trump_card, self._fence)
+        self.save([Write("add_deal", (match_id, index, dealer, hands, trump_card))])
 
     def add_action(self, match_id: int, deal_index: int, seq: int, seat: int,
                    action: dict[str, Any]) -> None:
-        self.store._add_action(match_id, deal_index, seq, seat, action, self._fence)
+        self.save([Write("add_action", (match_id, deal_index, seq, seat, action))])
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None:
-        self.store._score_match(match_id, score, winner, self._fence)
+        self.save([Write("score_match", (match_id, score, winner))])
 
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
         return self.store.open_tables(finished_since)
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        return self.store.load_table(table_id)
 
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]:
         return self.store.finished_matches(limit)
@@ -410,10 +408,12 @@ class FencedStorage:
         """The shared store stays open: its owner closes it."""
 
 
-def _check_fence(conn: psycopg.Connection[Any], fence: tuple[str, int] | None) -> None:
-    if fence is None:
-        return
+def _check_fence(conn: psycopg.Connection[Any], fence: tuple[str, int],
+                 creating: bool = False) -> None:
     table_id, token = fence
+    if creating:  # a new table: its creator's token is its first fence
+        conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
+                     " ON CONFLICT (table_id) DO NOTHING", (table_id, token))
     row = conn.execute("SELECT token FROM fences WHERE table_id = %s FOR SHARE",
                        (table_id,)).fetchone()
     if row is None or int(row[0]) != token:

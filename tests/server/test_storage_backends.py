@@ -19,10 +19,12 @@ from sueca.record import check
 from sueca.server import create_app
 from sueca.server.backends import open_storage
 from sueca.server.storage import (
+    NEW_MATCH,
     SCHEMA_VERSION,
     DatabaseInUseError,
     Storage,
     StorageError,
+    Write,
 )
 
 
@@ -252,3 +254,29 @@ def test_a_whole_match_on_the_server_restarted_mid_trick(where: str) -> None:
         assert report["match"]["winner"] == match.winner
     finally:
         store.close()
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(store: Storage) -> None:
+    store.create_table("t1", {})
+    started = store.save([
+        Write("start_match", ("t1", {"variant": "standard"}, 0, ["a", "b", "c", "d"])),
+        Write("add_deal", (NEW_MATCH, 0, 0, ["AS", "2S", "3S", "4S"], "AS")),
+        Write("add_action", (NEW_MATCH, 0, 0, 1, {"type": "play", "card": "2S"})),
+    ])
+    assert started is not None
+    match = store.load_match(started)
+    assert match is not None and match.deals[0].actions == [(1, {"type": "play", "card": "2S"})]
+    # The second write of this batch fails (that move is stored already): the first is
+    # undone with it.
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        store.save([Write("score_match", (started, [4, 0], 0)),
+                    Write("add_action", (started, 0, 0, 2, {"type": "play", "card": "3S"}))])
+    after = store.load_match(started)
+    assert after is not None and after.score is None and after.finished is None
+    assert store.save([Write("add_action", (started, 0, 1, 2,
+                                            {"type": "play", "card": "3S"}))]) is None
+    (table,) = [t for t in store.open_tables() if t.id == "t1"]
+    loaded = store.load_table("t1")
+    assert loaded is not None and loaded.match is not None and table.match is not None
+    assert loaded.match.deals == table.match.deals and len(loaded.match.deals[0].actions) == 2
+    assert store.load_table("nothing") is None
