@@ -5,15 +5,17 @@ An environment's action is an index into one flat range laid out by the rules:
 =================  ==========================  ==========================================
 indexes            action                      asked by
 =================  ==========================  ==========================================
-0 … D-1            ``Play(card)``              :class:`~sueca.actions.AskCard`
-D … D+60           ``Bid(0)`` (pass), then     :class:`~sueca.actions.AskBid`
+0 … 39             ``Play(card)``              :class:`~sueca.actions.AskCard`
+40 … 100           ``Bid(0)`` (pass), then     :class:`~sueca.actions.AskBid`
                    ``Bid(61)`` … ``Bid(120)``
-D+61 … 2D+60       ``Call(card)``              :class:`~sueca.actions.AskCall`
-2D+61, 2D+62       ``Redeal(False)``, ``True`` :class:`~sueca.actions.AskRedeal`
+101 … 140          ``Call(card)``              :class:`~sueca.actions.AskCall`
+141, 142           ``Redeal(False)``, ``True`` :class:`~sueca.actions.AskRedeal`
 =================  ==========================  ==========================================
 
-``D`` is the deck's card ids (40, or 80 with two decks). The legal indexes are read from the
-seat's :meth:`~sueca.infostate.InformationState.request`, the one place that works them out.
+A card is a face (0-39): with two decks the two copies of a card play alike, and the state
+plays the copy the hand holds, so one index stands for both. The legal indexes are read from
+the seat's :meth:`~sueca.infostate.InformationState.request`, the one place that works them
+out. Every table has the same 143 actions; those a table never asks are never legal there.
 
 >>> from sueca.rules import STANDARD
 >>> codec = ActionCodec(STANDARD)
@@ -36,7 +38,7 @@ from sueca.actions import (
     Request,
 )
 from sueca.auction import PASS
-from sueca.cards import card_name
+from sueca.cards import DECK_SIZE, card_name
 from sueca.rules import MAX_BID, MIN_BID, Rules
 
 BID_VALUES = (PASS, *range(MIN_BID, MAX_BID + 1))
@@ -46,7 +48,7 @@ class ActionCodec:
     """The index of every action of a table under ``rules``, and back."""
 
     def __init__(self, rules: Rules) -> None:
-        self.deck_size = deck = rules.deck_size
+        deck = DECK_SIZE
         self.bid_base = deck
         self.call_base = deck + len(BID_VALUES)
         self.redeal_base = self.call_base + deck
@@ -54,11 +56,11 @@ class ActionCodec:
 
     def index(self, action: Action) -> int:
         if type(action) is Play:
-            return action.card
+            return action.card % DECK_SIZE
         if type(action) is Bid:
             return self.bid_base + BID_VALUES.index(action.value)
         if type(action) is Call:
-            return self.call_base + action.card
+            return self.call_base + action.card % DECK_SIZE
         if type(action) is Redeal:
             return self.redeal_base + int(action.ask)
         raise ValueError(f"{action!r} has no index: denunciations are not environment actions")
@@ -81,12 +83,13 @@ class ActionCodec:
         if request is None:
             return []
         if type(request) is AskCard:
-            return sorted(request.legal)
+            return sorted({card % DECK_SIZE for card in request.legal})
         if type(request) is AskBid:
             values = [PASS, *range(request.lowest, request.highest + 1)]
             return [self.bid_base + BID_VALUES.index(v) for v in values]
         if type(request) is AskCall:
-            return list(range(self.call_base, self.call_base + request.deck_size))
+            faces = {card % DECK_SIZE for card in range(request.deck_size)}
+            return [self.call_base + face for face in sorted(faces)]
         if type(request) is AskRedeal:
             return [self.redeal_base, self.redeal_base + 1][: 2 if request.may_ask else 1]
         raise ValueError(f"{request!r} is not a request")

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from sueca.actions import Phase
 from sueca.auction import bidding_order
-from sueca.cards import SUITS, card_name, format_mask, mask_cards
+from sueca.cards import DECK_SIZE, SUITS, card_name, format_mask, mask_cards
 from sueca.infostate import InformationState
 from sueca.redeal import redeal_order
 from sueca.rules import MAX_BID, Rules
@@ -53,9 +53,10 @@ class ObservationEncoder:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        n, deck = rules.players, rules.deck_size
+        n, deck = rules.players, DECK_SIZE
         layout = [
-            ("hand", deck, "the cards the seat holds now, by card id"),
+            ("hand", deck, "the cards the seat holds now, by face (0-39: a card id, or with "
+             "two decks either copy; a slot holds copies / decks)"),
             ("known", (n - 1) * deck, "per other seat (relative 1 … n-1): the cards of its hand "
              "the seat knows (open hands, the dummy's after the opening lead, the turned card "
              "while the dealer holds it)"),
@@ -89,7 +90,7 @@ class ObservationEncoder:
         self.pieces = tuple(pieces)
         self.size = start
         self.plays = rules.cards_in_play
-        self.history_size = self.plays * deck
+        self.history_size = self.plays * deck  # a face per play
         self._where = {p.name: p for p in self.pieces}
 
     def slice(self, name: str) -> slice:
@@ -102,7 +103,7 @@ class ObservationEncoder:
         rows += [f"| `{p.name}` | {p.start} | {p.size} | {p.meaning} |" for p in self.pieces]
         rows.append(f"| `history` (information state only) | {self.size} | "
                     f"{self.history_size} | per play in order (slot k the k-th card of the "
-                    "deal): its card id, one-hot |")
+                    "deal): its face, one-hot |")
         return "\n".join(rows)
 
     # ---- tensors --------------------------------------------------------------------------
@@ -115,21 +116,23 @@ class ObservationEncoder:
     def information_state(self, info: InformationState, for_dummy: bool = False) -> Vector:
         out = np.zeros(self.size + self.history_size, np.float32)
         self.write(info, out, for_dummy)
-        deck = self.rules.deck_size
-        base = self.size
-        for index, card in enumerate(info.plays):
-            out[base + index * deck + card] = 1.0
+        self.write_history(info, out)
         return out
+
+    def write_history(self, info: InformationState, out: Vector) -> None:
+        for index, card in enumerate(info.plays):
+            out[self.size + index * DECK_SIZE + card % DECK_SIZE] = 1.0
 
     def write(self, info: InformationState, out: Vector, for_dummy: bool = False) -> None:
         """Fill ``out`` (zeros, at least :attr:`size` long) with ``info``'s observation."""
         rules = self.rules
-        n, deck, me = rules.players, rules.deck_size, info.seat
+        n, deck, me = rules.players, DECK_SIZE, info.seat
         at = {p.name: p.start for p in self.pieces}
+        copy = 1.0 / rules.decks  # with two decks a face's slot counts its copies, halved
 
         def cards(offset: int, mask: int) -> None:
             for card in mask_cards(mask):
-                out[offset + card] = 1.0
+                out[offset + card % deck] += copy
 
         def one_hot(name: str, seat: int) -> None:
             if seat >= 0:
@@ -142,11 +145,11 @@ class ObservationEncoder:
         trick_from = len(info.plays) - len(info.trick)
         for index, (card, seat) in enumerate(zip(info.plays, seats, strict=True)):
             rel = (seat - me) % n
-            out[at["played"] + rel * deck + card] = 1.0
+            out[at["played"] + rel * deck + card % deck] += copy
             if index >= trick_from:
-                out[at["trick"] + rel * deck + card] = 1.0
+                out[at["trick"] + rel * deck + card % deck] += copy
         if info.trump_card is not None:
-            out[at["turned"] + info.trump_card] = 1.0
+            out[at["turned"] + info.trump_card % deck] = 1.0
         if info.trump >= 0:
             out[at["trump"] + info.trump] = 1.0
         for seat in range(n):
@@ -178,7 +181,7 @@ class ObservationEncoder:
         if contract is not None:
             one_hot("declarer", contract.declarer)
             out[at["contract"]] = contract.bid / MAX_BID
-            out[at["called"] + contract.called_card] = 1.0
+            out[at["called"] + contract.called_card % deck] = 1.0
         if info.redeal_answers:
             order = redeal_order(rules, info.opening_leader)
             for seat, ask in zip(order, info.redeal_answers, strict=False):
