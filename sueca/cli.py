@@ -401,6 +401,56 @@ def solve(
     print_solution(state, solution, console)
 
 
+@app.command()
+def review(
+    path: Annotated[Path, typer.Argument(help="A game record (RECORD.md).")],
+    seat: Annotated[int | None, typer.Option(help="The seat to review (0-3, as sueca check "
+                                                  "numbers them; default every seat).")] = None,
+    deal: Annotated[int | None, typer.Option("--deal", help="The deal to review, from 1 "
+                                                            "(default every finished deal).")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print docs/review.md's JSON.")]
+    = False,
+    lang: Annotated[str, typer.Option(help="Language of the reasons: pt, pt-BR or en.")] = "pt",
+    thresholds: Annotated[str, typer.Option(help="Card points lost for an inaccuracy, a "
+                                                 "mistake and a blunder.")] = "3,8,15",
+    max_worlds: Annotated[int, typer.Option(help="The most worlds sampled for one card "
+                                                 "(1-1000).")] = 48,
+    seed: Annotated[int, typer.Option(help="Seed of the worlds sampled.")] = 0,
+) -> None:
+    """Review a record card by card: for each card a seat played, what every legal card was
+    worth from what that seat knew (worlds sampled and solved), the points lost, a label
+    (imprecisão, erro, erro grave), why, and apart the double-dummy view (docs/review.md)."""
+    from sueca.record import RecordFormatError, read
+    from sueca.review import Budget, ReviewError, Thresholds, review_record
+    from sueca.terminal.i18n import language
+    from sueca.terminal.review import print_review, review_document
+
+    if not _known_lang(lang):
+        raise fail(f"unknown language {lang!r} (known: pt, pt-BR, en)")
+    try:
+        limits = Thresholds.parse(thresholds)
+        budget = Budget(min(6, max_worlds), max_worlds)
+    except ReviewError as error:
+        raise fail(f"--{'thresholds' if 'thresholds' in str(error) else 'max-worlds'}: "
+                   f"{error}") from None
+    try:
+        record = read(str(path))
+    except RecordFormatError as error:
+        raise fail(f"{path}: {error}") from None
+    try:
+        reviews = review_record(record, None if seat is None else [seat],
+                                None if deal is None else [deal - 1], seed, limits, budget)
+    except ReviewError as error:
+        raise fail(f"{path}: {error}", code=1) from None
+    words = language(lang)
+    if as_json:
+        sys.stdout.write(json.dumps(review_document(reviews, words), ensure_ascii=False)
+                         + "\n")
+        return
+    print_review(reviews, words, console)
+
+
 def main() -> None:
     app()
 

@@ -108,7 +108,7 @@ LAYERS = [
     ("core", CORE),
     ("players", ("sueca.bots", "sueca.solver")),
     ("referee", ("sueca.referee",)),
-    ("records", ("sueca.record",)),
+    ("records", ("sueca.record", "sueca.review")),
     ("front-ends", ("sueca.arena", "sueca.protocol", "sueca.terminal", "sueca.server",
                     "sueca.cli", "sueca.__main__")),
 ]

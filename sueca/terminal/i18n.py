@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sueca.cards import SUIT_SYMBOLS, Card, card_rank, card_suit, card_symbol
+
+if TYPE_CHECKING:
+    from sueca.review.facts import Fact as FactLike
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,24 @@ class Language:
     def text(self, key: str, **values: object) -> str:
         """The message ``key`` with its ``{placeholders}`` filled in."""
         return self.messages[key].format(**values)
+
+    def fact(self, fact: FactLike, past: bool = False) -> str:
+        """A fact of :mod:`sueca.review.facts` in words: the present for a hint, the past for
+        the review. Cards in the table's notation; a seat by its name (``Jogador 2``)."""
+        values: dict[str, object] = {}
+        if fact.card is not None:
+            values["card"] = self.card(fact.card)
+        if fact.suit is not None:
+            values["suit"] = self.suit(fact.suit)
+        if fact.seat is not None:
+            values["seat"] = self.text("seat", seat=fact.seat)
+        if fact.count is not None:
+            values["count"] = fact.count
+        return self.text(f"fact_{fact.key}" + ("_past" if past else ""), **values)
+
+    def facts(self, facts: Sequence[FactLike], past: bool = False) -> str:
+        """Facts joined into one reason: ``o 7♥ ainda estava por sair; …``."""
+        return "; ".join(self.fact(f, past) for f in facts)
 
     def reason(self, text: str) -> str:
         """A bot's one-line reason (bots explain in English) in this language, part by part
@@ -628,6 +649,144 @@ _PT_BR: Final = _PT | {
     "renuncia_match_over": "a partida terminou, e o resultado vale",
 }
 
+# The review's and the hints' words (sueca/review): each fact of sueca.review.facts as a
+# message "fact_<key>" (the present, for a hint) and "fact_<key>_past" (the review), the
+# labels, and the review's table. {card} is the table's notation (7♥), {seat} a seat's name.
+_REVIEW_EN: Final = {
+    "fact_only_card": "the only card you may play",
+    "fact_only_card_past": "it was the only card you could play",
+    "fact_partner_winning": "your partner holds the trick with the {card}",
+    "fact_partner_winning_past": "your partner held the trick with the {card}",
+    "fact_opponent_winning": "the opponents hold the trick with the {card}",
+    "fact_opponent_winning_past": "the opponents held the trick with the {card}",
+    "fact_last_to_play": "you play last",
+    "fact_last_to_play_past": "you played last",
+    "fact_trick_points": "the trick holds {count} points",
+    "fact_trick_points_past": "the trick held {count} points",
+    "fact_still_out": "the {card} is still out",
+    "fact_still_out_past": "the {card} was still out",
+    "fact_master": "the {card} has been played",
+    "fact_master_past": "the {card} had already been played",
+    "fact_partner_void": "your partner has shown a void in {suit}",
+    "fact_partner_void_past": "your partner had shown a void in {suit}",
+    "fact_opponent_void": "{seat}, an opponent, has shown a void in {suit}",
+    "fact_opponent_void_past": "{seat}, an opponent, had shown a void in {suit}",
+    "fact_trumps_out": "trumps still out: {count}",
+    "fact_trumps_out_past": "trumps still out then: {count}",
+    "fact_no_trumps_out": "every other trump has been played",
+    "fact_no_trumps_out_past": "every other trump had been played",
+    "fact_ruff": "you have no {suit}: you may trump",
+    "fact_ruff_past": "you had no {suit}: you could trump",
+    "fact_discard": "you have neither {suit} nor a trump",
+    "fact_discard_past": "you had neither {suit} nor a trump",
+    "hint_expected": "your side should end with about {points} points",
+    "label_inaccuracy": "inaccuracy",
+    "label_mistake": "mistake",
+    "label_blunder": "blunder",
+    "review_title": "Deal {deal}, {seat} (team {side}): {final} points",
+    "review_trick": "Trick",
+    "review_card": "Card",
+    "review_best": "Best",
+    "review_expected": "Expected",
+    "review_lost": "Lost",
+    "review_label": "Label",
+    "review_why": "Why",
+    "review_dd": "Every hand known",
+    "review_dd_note": (
+        "Expected: your side's final points after the card, from what you knew (worlds "
+        "sampled and solved; ± two standard errors). Every hand known: the double-dummy "
+        "view, never used for a label."
+    ),
+    "review_total": "Points lost in all: {lost}",
+    "review_crossing": "After {card} ({seat}), with every hand known, team {side}: {before} → "
+                       "{after} games",
+    "review_stopped_revoke": "The review stops at the first revoke: after it, what the seats "
+                             "saw is no longer what the cards say.",
+    "review_stopped_denunciation": "The review stops at the first cry of renúncia.",
+}
+_REVIEW_PT: Final = {
+    "fact_only_card": "é a única carta que podes jogar",
+    "fact_only_card_past": "era a única carta que podias jogar",
+    "fact_partner_winning": "a vaza é do teu parceiro, com o {card}",
+    "fact_partner_winning_past": "a vaza era do teu parceiro, com o {card}",
+    "fact_opponent_winning": "a vaza é dos adversários, com o {card}",
+    "fact_opponent_winning_past": "a vaza era dos adversários, com o {card}",
+    "fact_last_to_play": "és o último a jogar",
+    "fact_last_to_play_past": "eras o último a jogar",
+    "fact_trick_points": "a vaza já leva {count} pontos",
+    "fact_trick_points_past": "a vaza já levava {count} pontos",
+    "fact_still_out": "o {card} ainda está por sair",
+    "fact_still_out_past": "o {card} ainda estava por sair",
+    "fact_master": "o {card} já saiu",
+    "fact_master_past": "o {card} já tinha saído",
+    "fact_partner_void": "o teu parceiro já mostrou que não tem {suit}",
+    "fact_partner_void_past": "o teu parceiro já tinha mostrado que não tinha {suit}",
+    "fact_opponent_void": "o {seat}, adversário, já mostrou que não tem {suit}",
+    "fact_opponent_void_past": "o {seat}, adversário, já tinha mostrado que não tinha {suit}",
+    "fact_trumps_out": "trunfos ainda por sair: {count}",
+    "fact_trumps_out_past": "trunfos ainda por sair então: {count}",
+    "fact_no_trumps_out": "já saíram todos os outros trunfos",
+    "fact_no_trumps_out_past": "já tinham saído todos os outros trunfos",
+    "fact_ruff": "não tens {suit}: podes cortar",
+    "fact_ruff_past": "não tinhas {suit}: podias cortar",
+    "fact_discard": "não tens {suit} nem trunfo",
+    "fact_discard_past": "não tinhas {suit} nem trunfo",
+    "hint_expected": "o teu lado deve acabar com uns {points} pontos",
+    "label_inaccuracy": "imprecisão",
+    "label_mistake": "erro",
+    "label_blunder": "erro grave",
+    "review_title": "Mão {deal}, {seat} (equipa {side}): {final} pontos",
+    "review_trick": "Vaza",
+    "review_card": "Carta",
+    "review_best": "Melhor",
+    "review_expected": "Esperado",
+    "review_lost": "Perdido",
+    "review_label": "Nota",
+    "review_why": "Porquê",
+    "review_dd": "Mãos à vista",
+    "review_dd_note": (
+        "Esperado: os pontos finais do teu lado depois da carta, pelo que sabias (mãos "
+        "sorteadas e resolvidas; ± dois erros-padrão). Mãos à vista: com todas as cartas à "
+        "vista, nunca usado para dar nota."
+    ),
+    "review_total": "Pontos perdidos ao todo: {lost}",
+    "review_crossing": "Depois do {card} ({seat}), com as mãos à vista, a equipa {side}: "
+                       "{before} → {after} jogos",
+    "review_stopped_revoke": "A revisão para na primeira renúncia: depois dela o que os "
+                             "jogadores viam já não é o que as cartas dizem.",
+    "review_stopped_denunciation": "A revisão para no primeiro grito de renúncia.",
+}
+_REVIEW_PT_BR: Final = _REVIEW_PT | {
+    "fact_only_card": "é a única carta que você pode jogar",
+    "fact_only_card_past": "era a única carta que você podia jogar",
+    "fact_partner_winning": "a vaza é do seu parceiro, com o {card}",
+    "fact_partner_winning_past": "a vaza era do seu parceiro, com o {card}",
+    "fact_last_to_play": "você é o último a jogar",
+    "fact_last_to_play_past": "você era o último a jogar",
+    "fact_trick_points": "a vaza já tem {count} pontos",
+    "fact_trick_points_past": "a vaza já tinha {count} pontos",
+    "fact_still_out": "o {card} ainda não saiu",
+    "fact_still_out_past": "o {card} ainda não tinha saído",
+    "fact_partner_void": "seu parceiro já mostrou que não tem {suit}",
+    "fact_partner_void_past": "seu parceiro já tinha mostrado que não tinha {suit}",
+    "fact_no_trumps_out": "todos os outros trunfos já saíram",
+    "fact_ruff": "você não tem {suit}: pode cortar",
+    "fact_ruff_past": "você não tinha {suit}: podia cortar",
+    "fact_discard": "você não tem {suit} nem trunfo",
+    "fact_discard_past": "você não tinha {suit} nem trunfo",
+    "hint_expected": "seu lado deve terminar com uns {points} pontos",
+    "review_title": "Mão {deal}, {seat} (time {side}): {final} pontos",
+    "review_dd_note": (
+        "Esperado: os pontos finais do seu lado depois da carta, pelo que você sabia (mãos "
+        "sorteadas e resolvidas; ± dois erros-padrão). Mãos à vista: com todas as cartas à "
+        "vista, nunca usado para dar nota."
+    ),
+    "review_crossing": "Depois do {card} ({seat}), com as mãos à vista, o time {side}: "
+                       "{before} → {after} jogos",
+    "review_stopped_revoke": "A revisão para na primeira renúncia: depois dela o que os "
+                             "jogadores viam já não é o que as cartas dizem.",
+}
+
 # The reasons of the bots' explain(), as the bots word them (sueca/bots).
 _ISMCTS_REASON: Final = re.compile(
     r"ismcts: (\w+) chosen in (\d+) of (\d+) simulations, expecting about (\d+) points for "
@@ -704,11 +863,12 @@ _RANKS_PT_BR: Final = (*_RANKS_PT[:8], "Sete", "Ás")
 
 LANGUAGES: Final[dict[str, Language]] = {
     "pt": Language("pt", "português", ("espadas", "copas", "ouros", "paus"), _RANKS_PT,
-                   "{rank} de {suit}", "e", _PT, _REASONS_PT),
+                   "{rank} de {suit}", "e", _PT | _REVIEW_PT, _REASONS_PT),
     "pt-BR": Language("pt-BR", "português do Brasil", ("espadas", "copas", "ouros", "paus"),
-                      _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR, _REASONS_PT_BR),
+                      _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR | _REVIEW_PT_BR,
+                      _REASONS_PT_BR),
     "en": Language("en", "English", ("spades", "hearts", "diamonds", "clubs"), _RANKS_EN,
-                   "{rank} of {suit}", "and", _EN),
+                   "{rank} of {suit}", "and", _EN | _REVIEW_EN),
 }
 
 DEFAULT_LANGUAGE: Final = "pt"

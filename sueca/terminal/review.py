@@ -1,0 +1,64 @@
+"""What ``sueca review`` prints: a table per deal reviewed, or the JSON of docs/review.md with
+each card's reason in the chosen language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sueca.review import DealReview, reviews_json
+from sueca.terminal.i18n import Language
+
+
+def reason(lang: Language, card: Any) -> str:
+    """A reviewed card's reason: the facts behind the better card, as the seat saw them."""
+    return lang.facts(card.facts, past=True)
+
+
+def review_document(reviews: list[DealReview], lang: Language) -> dict[str, Any]:
+    """:func:`sueca.review.reviews_json` with a ``reason`` (words) beside each card's facts
+    and ``lang``, the language they are in."""
+    document = reviews_json(reviews)
+    document["lang"] = lang.code
+    for review, entry in zip(reviews, document["reviews"], strict=True):
+        for card, item in zip(review.cards, entry["cards"], strict=True):
+            item["reason"] = reason(lang, card)
+    return document
+
+
+def print_review(reviews: list[DealReview], lang: Language, console: Console) -> None:
+    """One table per deal and seat: each card, the best card, the points expected and lost
+    (± two standard errors), the label, the double-dummy view apart, and why."""
+    for review in reviews:
+        table = Table(title=lang.text("review_title", deal=review.deal + 1,
+                                      seat=lang.text("seat", seat=review.seat),
+                                      side=review.side, final=review.final),
+                      title_justify="left")
+        for key in ("review_trick", "review_card", "review_best", "review_expected",
+                    "review_lost", "review_label", "review_dd", "review_why"):
+            table.add_column(lang.text(key), justify="right" if key in (
+                "review_trick", "review_expected", "review_lost") else "left")
+        for card in review.cards:
+            found = card.estimate
+            lost = f"{card.lost:.1f}" + (f" ±{2 * found.error:.1f}" if found.error else "")
+            label = lang.text(f"label_{card.label}") if card.label else ""
+            best = "" if card.best == card.card else lang.card(card.best)
+            dd = card.double_dummy
+            dd_text = f"{dd.played}/{dd.best}" + (
+                "" if not dd.lost else " (" + " ".join(lang.card(c) for c in dd.best_cards)
+                + ")")
+            table.add_row(str(card.trick), lang.card(card.card), best,
+                          f"{card.expected:.1f}", lost, label, dd_text,
+                          reason(lang, card) if best or card.forced else "")
+        console.print(table)
+        console.print(lang.text("review_total", lost=f"{review.total_lost:.1f}"))
+        for crossing in review.crossings:
+            console.print(lang.text("review_crossing", card=lang.card(crossing.card),
+                                    seat=lang.text("seat", seat=crossing.seat),
+                                    side=crossing.side, before=crossing.before,
+                                    after=crossing.after))
+        if review.stopped:
+            console.print(lang.text(f"review_stopped_{review.stopped}"))
+    console.print(lang.text("review_dd_note"))
