@@ -93,7 +93,8 @@ def _table_summary(room: Room) -> dict[str, Any]:
         "created": table.created,
         "seats": [
             {"seat": i, "name": names[i], "kind": seat.kind, "status": presence[i],
-             "free": table.open_seats and seat.kind == "human" and not seat.claimed}
+             "free": (table.open_seats and seat.kind == "human" and not seat.claimed
+                      and i != table.host)}
             for i, seat in enumerate(table.seats)
         ],
     }
@@ -201,6 +202,7 @@ def create_app(
         return JSONResponse({
             "id": table.id,
             "url": f"/t/{table.id}",
+            "host": table.host,  # the creator's seat: its page shows the free seats' links
             "seats": [
                 {"seat": i, "kind": seat.kind, "name": name,
                  "link": f"/t/{table.id}#{seat.token}" if seat.kind == "human" else None}

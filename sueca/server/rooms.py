@@ -25,7 +25,16 @@ Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
                                        revoked; any seat, until the next deal starts
     {"type": "next"}                   ready for the next deal
     {"type": "rematch"}                ready for a new match once this one is over
+    {"type": "name", "name": "Rui"}    name one's own seat (cleaned: tables.clean_name)
+    {"type": "stand_in", "seat": 2}    the host only: a bot plays for that missing person now
+                                       (no seat: for every missing one, "start with bots")
     {"type": "ping"}
+
+A new table *gathers* first: no bot plays while a person's seat waits for its invited player
+(who never came), so the bots do not run ahead of friends still opening their links (a person
+already there may play his card; the table then waits with him). It ends when every such seat
+is taken, when the host puts bots in (``stand_in``), or after ``Timing.invite_wait``, when
+stand-ins come anyway.
 
 The moves are the actions of :func:`sueca.actions.action_from_dict`, the one wire form of every
 front-end and the protocol. Server messages: ``{"type": "state", "view": …}`` after every
@@ -133,8 +142,12 @@ def client_action(message: dict[str, Any]) -> Action:
 class Room:
     """One table with its connections and its bots."""
 
-    def __init__(self, table: Table, timing: Timing, executor: Executor) -> None:
+    def __init__(self, table: Table, timing: Timing, executor: Executor, *,
+                 gathering: bool = False) -> None:
         self.table = table
+        # A new table waits for its invited players before anyone plays (restored ones were
+        # under way: they do not gather again).
+        self._gathering = gathering
         self.timing = timing
         self.executor = executor
         self.connections: set[Connection] = set()
@@ -168,6 +181,48 @@ class Room:
             else:
                 out.append("away" if self.table.seats[seat].claimed else "waiting")
         return out
+
+    def gathering(self) -> bool:
+        """Whether the table still waits for an invited player before its first card."""
+        if self._gathering and "waiting" not in self.presence():
+            self._gathering = False
+        return self._gathering
+
+    def waits(self) -> list[float | None]:
+        """Per seat: the seconds left before a bot stands in for its missing person (None for
+        a seat that is present, a bot's, or already played for)."""
+        now = time.monotonic()
+        out: list[float | None] = []
+        for seat, since in enumerate(self.away_since):
+            if since is None or self.present[seat] or self.table.seats[seat].kind != "human":
+                out.append(None)
+            else:
+                left = self._wait_for(seat) - (now - since)
+                out.append(round(left, 1) if left > 0 else None)
+        return out
+
+    def _put_stand_in(self, conn: Connection, message: dict[str, Any]) -> None:
+        """The host has a bot play now for a missing person (``seat``), or for every one."""
+        table = self.table
+        if conn.seat is None or conn.seat != table.host:
+            raise TableError("only the table's host may put a bot in for a missing player",
+                             "not_host")
+        wanted = message.get("seat")
+        missing = [s for s, left in enumerate(self.waits()) if left is not None]
+        if wanted is None:
+            seats = missing
+        elif type(wanted) is int and wanted in missing:
+            seats = [wanted]
+        else:
+            raise TableError(f"seat {str(wanted)[:20]} has nobody missing to stand in for",
+                             "bad_seat")
+        now = time.monotonic()
+        for seat in seats:
+            self.away_since[seat] = now - self._wait_for(seat)
+            if seat in self._timers:
+                self._timers[seat].cancel()
+        self.broadcast()
+        self.kick()
 
     def _wait_for(self, seat: int) -> float:
         """How long a seat's player may be missing before a bot stands in for him."""
@@ -240,12 +295,22 @@ class Room:
         if kind == "join":
             self._join(conn, message.get("token"))
             return
-        if kind not in (*ACTION_TYPES, "next", "rematch"):
-            raise TableError(f"unknown message type {kind!r}", "malformed")
+        if kind not in (*ACTION_TYPES, "next", "rematch", "name", "stand_in"):
+            raise TableError(f"unknown message type {kind[:40]!r}", "malformed")
         seat = conn.seat
         if seat is None:
             raise TableError("join a seat with its token first; spectators cannot act",
                              "not_seated")
+        if kind == "stand_in":
+            self._put_stand_in(conn, message)
+            return
+        if kind == "name":
+            name = message.get("name")
+            if not isinstance(name, str):
+                raise TableError("'name' must be text", "malformed")
+            self.table.rename(seat, name)
+            self.broadcast()
+            return
         if kind in ACTION_TYPES:
             self.table.submit(seat, client_action(message))
             self.broadcast()
@@ -304,7 +369,8 @@ class Room:
         same for every viewer, so it is encoded once per change and spliced into each."""
         if seat not in cache:
             if "common" not in cache:
-                common = views.table_part(self.table, self.presence(), self.ready)
+                common = views.table_part(self.table, self.presence(), self.ready,
+                                          waits=self.waits(), gathering=self.gathering())
                 cache["common"] = json.dumps(common, separators=(",", ":"))[1:-1]
             part = (views.public_part(self.table) if seat is None
                     else views.seat_part(self.table, seat))
@@ -345,7 +411,7 @@ class Room:
         asked = table.asked()
         # The redeal question waits for every person, even one whose hand may only be kept:
         # keeping for him at once would tell everyone watching who holds a weak hand.
-        if asked is None or not self.bot_plays(asked[0]):
+        if asked is None or self.gathering() or not self.bot_plays(asked[0]):
             return False
         seat, request = asked
         state = table.state
@@ -435,12 +501,12 @@ class Rooms:
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
                              open_seats=open_seats, created=time.time())
-        room = self._add(table)
+        room = self._add(table, gathering=True)
         room.kick()
         return room
 
-    def _add(self, table: Table) -> Room:
-        room = Room(table, self.timing, self.executor)
+    def _add(self, table: Table, *, gathering: bool = False) -> Room:
+        room = Room(table, self.timing, self.executor, gathering=gathering)
         self.rooms[table.id] = room
         return room
 

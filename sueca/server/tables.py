@@ -150,6 +150,7 @@ class Table:
         *,
         open_seats: bool = False,
         created: float = 0.0,
+        host: int | None = None,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -158,6 +159,9 @@ class Table:
         self.rng = rng
         self.open_seats = open_seats  # strangers may take an unclaimed human seat
         self.created = created
+        # The seat of whoever created the table (the first person's seat): its page may show
+        # every free seat's invitation and put a bot in for a missing player (see rooms.py).
+        self.host = host
         self.referee = blank_referee(Match(rules))  # each match gets its own (start_match)
         self.match_id = 0
         self.match_number = 0
@@ -183,8 +187,11 @@ class Table:
         open_seats: bool = False,
         created: float = 0.0,
     ) -> Table:
-        """A new table: stored, its first match started and dealt."""
-        table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created)
+        """A new table: stored, its first match started and dealt. Its host is the first
+        person's seat (the lobby's "my seat"), or nobody at a table of bots."""
+        host = next((i for i, seat in enumerate(seats) if seat.kind == "human"), None)
+        table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created,
+                    host=host)
         storage.create_table(table_id, table.settings())
         table.start_match()
         return table
@@ -197,7 +204,8 @@ class Table:
         rules = Rules.from_dict(settings["rules"])
         seats = [SeatConfig(**seat) for seat in settings["seats"]]
         table = cls(stored.id, rules, seats, storage, rng,
-                    open_seats=bool(settings.get("open", False)), created=stored.created)
+                    open_seats=bool(settings.get("open", False)), created=stored.created,
+                    host=settings.get("host"))
         if stored.match is None:
             table.start_match()
             return table
@@ -228,6 +236,7 @@ class Table:
             "rules": self.rules.to_dict(),
             "seats": [asdict(seat) for seat in self.seats],
             "open": self.open_seats,
+            "host": self.host,
         }
 
     # ---- the match -------------------------------------------------------------------------
@@ -447,6 +456,21 @@ class Table:
             self.storage.save_settings(self.id, self.settings())
             self.version += 1
 
+    def rename(self, seat: int, name: str) -> None:
+        """A person names his own seat (the page asks an invited friend on joining): cleaned
+        as every name is (:func:`clean_name`), stored, and the table's names from then on.
+        The match under way keeps in its history the names it started with."""
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise TableError("a name cannot be blank", "bad_name")
+        config = self.seats[seat]
+        if config.kind != "human":
+            raise TableError(f"seat {seat} is not a person's", "bad_seat")
+        if config.name != cleaned:
+            config.name = cleaned
+            self.storage.save_settings(self.id, self.settings())
+            self.version += 1
+
     def take_open_seat(self, seat: int, name: str) -> str:
         """A stranger sits at an unclaimed human seat of an open table: a new token for the
         seat, his alone. The token the table was created with is handed out in its invitation
@@ -457,7 +481,7 @@ class Table:
         if not 0 <= seat < len(self.seats):
             raise TableError(f"no seat {seat}", "bad_seat")
         config = self.seats[seat]
-        if config.kind != "human" or config.claimed:
+        if config.kind != "human" or config.claimed or seat == self.host:
             raise TableError(f"seat {seat} is not free", "seat_taken")
         if name:
             config.name = clean_name(name)

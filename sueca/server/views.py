@@ -167,11 +167,17 @@ def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
     return part
 
 
-def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
+def table_part(table: Table, presence: list[str], ready: set[int], *,
+               waits: list[float | None] | None = None,
+               gathering: bool = False) -> dict[str, Any]:
     """The public facts about the table (no card in them): the same for every viewer, so a
-    broadcast builds it once and passes it to each view as ``common``."""
+    broadcast builds it once and passes it to each view as ``common``. ``waits``: per seat,
+    the seconds left before a bot stands in for its missing person (the room's clock, so that
+    every page counts down from the server's figure); ``gathering``: no card is played yet
+    while an invited player has not come (the host may start with bots)."""
     rules = table.rules
     names = table.seat_names()
+    waits = waits or [None] * len(table.seats)
     return {
         "table": table.id,
         "version": table.version,
@@ -190,9 +196,12 @@ def table_part(table: Table, presence: list[str], ready: set[int]) -> dict[str, 
             {"seat": i, "name": names[i], "named": bool(seat.name), "kind": seat.kind,
              "level": seat.level,
              # The partnerships of the rules; None at a bidding table (see ``sides``).
-             "team": rules.teams[i] if rules.teams else None, "status": presence[i]}
+             "team": rules.teams[i] if rules.teams else None, "status": presence[i],
+             "stand_in_in": waits[i]}
             for i, seat in enumerate(table.seats)
         ],
+        "host": table.host,
+        "gathering": gathering,
         "players": rules.players,
         "dummy": rules.dummy,
         "bidding": rules.bidding,
@@ -211,6 +220,13 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
     """What only seat ``seat`` sees: the cards as its information state shows them, and what
     the referee asks it, if anything (:meth:`InformationState.request`, rendered as it is)."""
     view: dict[str, Any] = {"you": seat}
+    if seat == table.host:
+        # The host may hand out each free seat's invitation at any time: the links of the seats
+        # nobody has taken yet, in the host's view alone (every other view, a spectator's
+        # included, never holds a token but its own seat's, which it already has).
+        view["invites"] = [{"seat": i, "token": config.token}
+                           for i, config in enumerate(table.seats)
+                           if config.kind == "human" and not config.claimed and i != seat]
     state = table.state
     if state is not None:
         info = state.information_state(seat)

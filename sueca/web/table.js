@@ -82,9 +82,11 @@ function onMessage(message) {
   if (message.type === "state") {
     if (pending && pending.sent && message.view.version !== pending.version) pending = null;
     view = message.view;
+    viewAt = performance.now();
     render();
   } else if (message.type === "joined") {
     flushPending();
+    askName(message.seat);
   } else if (message.type === "error") {
     pending = null; // refused: said below; the hand is live again
     if (playedAt !== null) { playedAt = null; if (view) renderHand(); }
@@ -173,6 +175,7 @@ function teamsInOrder() {
 function render() {
   if (!view) return;
   applyStrings();
+  renderGather();
   renderSeats();
   renderCorners();
   renderTrick();
@@ -206,6 +209,10 @@ function renderSeats() {
     if (seat.status === "away") badges.push(`<span class="badge away">${t("status_away")}</span>`);
     if (seat.status === "stand_in") badges.push(`<span class="badge away">${t("status_stand_in")}</span>`);
     if (seat.status === "waiting") badges.push(`<span class="badge waiting">${t("status_waiting")}</span>`);
+    if (seat.stand_in_in !== null && seat.stand_in_in !== undefined) {
+      badges.push(`<span class="badge waiting" title="${t("stand_in_soon")}"><span class="countdown" data-seat="${
+        seat.seat}">${clock(secondsLeft(seat))}</span></span>`);
+    }
     if (seat.kind === "bot") badges.push(`<span class="badge">${t("status_bot")}</span>`);
     if (seat.kind === "dummy" && seat.named) badges.push(`<span class="badge">${t("dummy")}</span>`);
     badges.push(...auctionBadges(seat.seat));
@@ -729,6 +736,112 @@ function renderSummary() {
   }
   summaryKey = key;
 }
+
+// ---- gathering the players: invitations, the wait for a missing person, names ----
+
+let viewAt = 0; // when the view arrived: the countdowns count down from the server's seconds
+let gatherKey = null;
+
+function secondsLeft(seat) {
+  return Math.max(0, Math.ceil(seat.stand_in_in - (performance.now() - viewAt) / 1000));
+}
+
+function clock(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function inviteUrl(token) {
+  return `${location.origin}/t/${encodeURIComponent(TABLE_ID)}#${token}`;
+}
+
+// What the table waits for: the invited players (the host hands out each free seat's link
+// and may start with bots), and for any missing person the time until a bot stands in.
+function renderGather() {
+  const panel = $("gather-panel");
+  const host = seated() && view.you === view.host;
+  const invites = host ? view.invites || [] : [];
+  const missing = view.seats.filter((s) => s.stand_in_in !== null && s.stand_in_in !== undefined);
+  if (!invites.length && !missing.length && !view.gathering) {
+    panel.hidden = true;
+    panel.innerHTML = "";
+    gatherKey = null;
+    return;
+  }
+  const key = JSON.stringify([invites, missing.map((s) => [s.seat, s.status, s.name]),
+    view.gathering, host, LANG]);
+  if (key !== gatherKey) {
+    gatherKey = key;
+    const canShare = typeof navigator.share === "function";
+    let html = view.gathering ? `<p><strong>${t(host ? "gathering_host" : "gathering")}</strong></p>` : "";
+    html += missing.map((s) => `<p class="muted wait-line">${t(s.status === "waiting" ? "stand_in_waiting" : "stand_in_away", {
+      name: escapeHtml(seatName(s.seat)) })} <strong class="countdown" data-seat="${s.seat}">${clock(secondsLeft(s))}</strong>${
+      host ? ` <button class="btn small stand-in" type="button" data-seat="${s.seat}">${t("bot_now")}</button>` : ""}</p>`).join("");
+    if (invites.length) {
+      html += `<h2>${t("invitations")}</h2><p class="muted">${t("invite_help")}</p><div class="invites">${
+        invites.map((inv) => `<div class="invite" data-seat="${inv.seat}"><span>${escapeHtml(seatName(inv.seat))}</span>
+          <input type="text" readonly value="${escapeHtml(inviteUrl(inv.token))}" aria-label="${t("seat_n", { n: inv.seat + 1 })}">
+          <span class="invite-actions"><button class="btn small copy" type="button">${t("copy")}</button>${
+            canShare ? ` <button class="btn small share" type="button">${t("share")}</button>` : ""}</span></div>`).join("")}</div>`;
+    }
+    if (host && view.gathering) {
+      html += `<div class="bid-controls"><button class="btn primary" type="button" id="start-with-bots">${
+        t("start_with_bots")}</button><span class="muted">${t("start_with_bots_help")}</span></div>`;
+    }
+    panel.innerHTML = html;
+    panel.hidden = false;
+  }
+}
+
+// Every second: the countdowns to a stand-in, wherever they are shown.
+setInterval(() => {
+  if (!view) return;
+  for (const el of document.querySelectorAll(".countdown")) {
+    const seat = view.seats[Number(el.dataset.seat)];
+    if (seat && seat.stand_in_in !== null && seat.stand_in_in !== undefined) el.textContent = clock(secondsLeft(seat));
+  }
+}, 1000);
+
+$("gather-panel").addEventListener("click", async (event) => {
+  const button = event.target.closest("button");
+  if (!button) return;
+  if (button.id === "start-with-bots") { send({ type: "stand_in" }); return; }
+  if (button.classList.contains("stand-in")) { send({ type: "stand_in", seat: Number(button.dataset.seat) }); return; }
+  const row = button.closest(".invite");
+  if (!row) return;
+  const url = row.querySelector("input").value;
+  if (button.classList.contains("share")) {
+    try { await navigator.share({ title: "Sueca", text: t("share_text"), url }); } catch { /* dismissed */ }
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    row.querySelector("input").select(); // no clipboard (plain http): selected, to copy by hand
+  }
+  button.textContent = t("copied");
+});
+
+// An invited friend's seat has no name: ask for one (remembered in this browser, and sent
+// at once the next time).
+const NAME_KEY = "sueca.name";
+
+function askName(seat) {
+  const info = view && view.seats[seat];
+  if (!info || info.kind !== "human" || info.named) return;
+  const remembered = (localStorage.getItem(NAME_KEY) || "").trim();
+  if (remembered) { send({ type: "name", name: remembered }); return; }
+  $("name-form").hidden = false;
+  $("name-input").focus();
+}
+
+$("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name-input").value.trim().replace(/\s+/g, " ");
+  if (!name) return;
+  localStorage.setItem(NAME_KEY, name);
+  send({ type: "name", name });
+  $("name-form").hidden = true;
+});
 
 // ---- input: click, tap or keyboard ----
 

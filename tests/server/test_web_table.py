@@ -97,3 +97,88 @@ def test_a_card_chosen_offline_is_dropped_visibly_when_the_table_moved_on(
             "document.querySelector('#toast').textContent.includes('avançou')", timeout=10_000)
         wait_my_card(page)
         assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_host_shares_invitations_from_the_table_and_the_first_deal_waits(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Items 2 and 5: Ana's table page lists the free seat's invitation (copy, share) for as
+    long as it is free, and no bot plays before her friend comes; the friend opens the link,
+    is asked his name, and the table knows him by it. No other page ever holds a token but
+    its own."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, {"kind": "human"},
+                                        {"kind": "bot", "level": "heuristic"},
+                                        {"kind": "bot", "level": "heuristic"}])
+        assert table["host"] == 0
+        room = server.room(table["id"])
+        ana, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        ana.wait_for_selector("#gather-panel .invite input")
+        link = ana.input_value("#gather-panel .invite input")
+        assert link == server.http + table["seats"][1]["link"]
+        assert ana.locator("#start-with-bots").count() == 1
+        ana.reload()  # the invitation stays on the table page: never shown once and lost
+        ana.wait_for_selector("#gather-panel .invite input")
+        ana.wait_for_timeout(800)
+        assert room.table.state.plays == [], "no bot plays while a guest has not come"
+        screenshots(ana, "web-invites")
+        watcher, watcher_errors = open_page(chromium, f"{server.http}/t/{table['id']}")
+        watcher.wait_for_function("view && view.seats")
+        seen = watcher.evaluate("JSON.stringify(view)")
+        assert table["seats"][1]["link"].split("#")[1] not in seen and "invites" not in seen
+
+        bruno, bruno_errors = open_page(chromium, link, locale="en")
+        bruno.wait_for_selector("#name-form:not([hidden])")
+        bruno.fill("#name-input", "  Bruno   Reis ")
+        bruno.click("#name-form button")
+        wait_until(lambda: room.table.seats[1].name == "Bruno Reis")
+        ana.wait_for_function(
+            "document.querySelector('#felt').textContent.includes('Bruno Reis')")
+        assert ana.locator("#gather-panel .invite").count() == 0  # taken: no link to share
+        assert bruno.evaluate("view.invites === undefined")  # not the host: no links at all
+        assert bruno.evaluate("localStorage.getItem('sueca.name')") == "Bruno Reis"
+        # Only the host may put bots in.
+        bruno.evaluate("send({type: 'stand_in'})")
+        bruno.wait_for_function(
+            "document.querySelector('#toast').textContent.includes('creator')")
+        # Both are here: the deal goes on, and each plays.
+        wait_until(lambda: room.table.state.plays != [] or room.table.state.to_play in (0, 1))
+        for page in (ana, bruno):
+            if room.table.state.to_play == (0 if page is ana else 1):
+                wait_my_card(page)
+        assert not errors and not bruno_errors and not watcher_errors
+
+
+@pytest.mark.slow
+def test_a_missing_player_has_a_countdown_and_the_host_puts_bots_in(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Item 3: a seat whose player has not come shows how long before a bot stands in (the
+    server's seconds, counting down), and the host may put a bot in now, or start with bots."""
+    from sueca.server import Timing
+
+    timing = Timing(grace=60.0, bot_delay=0.03, trick_pause=0.05, deal_pause=60.0,
+                    invite_wait=120.0)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=timing) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, {"kind": "human"},
+                                        {"kind": "human"}, {"kind": "bot", "level": "heuristic"}])
+        room = server.room(table["id"])
+        ana, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        ana.wait_for_selector('#gather-panel .countdown[data-seat="1"]')
+        first = ana.inner_text('#gather-panel .countdown[data-seat="1"]')
+        assert first.startswith(("1:5", "2:00")), first
+        ana.wait_for_timeout(2100)
+        later = ana.inner_text('#gather-panel .countdown[data-seat="1"]')
+        assert later < first, (first, later)  # m:ss of one width: text order is time order
+        assert "Lugar 2" in ana.inner_text("#gather-panel")
+        ana.click('#gather-panel .stand-in[data-seat="1"]')
+        wait_until(lambda: room.presence()[1] == "stand_in")
+        assert room.presence()[2] == "waiting" and room.gathering()
+        ana.click("#start-with-bots")
+        wait_until(lambda: room.presence()[2] == "stand_in" and not room.gathering())
+        ana.wait_for_function("!document.querySelector('#start-with-bots')")
+        # The bots play now: the table goes on to Ana's turn (or past the first cards).
+        wait_until(lambda: room.table.state.plays or room.table.state.to_play == 0)
+        wait_my_card(ana)
+        assert not errors, errors
