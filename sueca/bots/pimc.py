@@ -103,6 +103,14 @@ class PimcBot(Bot):
         self._core_rules: Rules | None = None
         self.rollouts = False  # the last move was searched by rollouts, not by the solver
 
+    def __getstate__(self) -> dict[str, object]:
+        # The search table (16 MB, a C object) is not copied: a copy (the server's bot
+        # workers get one per move) builds its own at its first move. Every move empties the
+        # table first, so the copy plays the same cards.
+        state = self.__dict__.copy()
+        state["_core"] = state["_core_rules"] = None
+        return state
+
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a bot spec such as ``pimc:worlds=16``, ``pimc:time=1`` or
         ``pimc:nodes=0``; an unknown option or a bad value raises ``ValueError`` and changes

@@ -1,0 +1,626 @@
+"""Server bots in worker processes: the bot service every table's moves are decided by.
+
+Bot thinking is CPU work. In threads it contends with the event loop for the GIL (50 tables of
+one person and three pimc bots played 33 of the person's cards in 95 s), so ``sueca serve``
+decides bot moves in a pool of worker processes (:class:`BotPool`, ``--bot-workers N``,
+default ``min(cores, 4)``); ``--bot-workers 0`` keeps them in a thread pool
+(:class:`ThreadBots`), as tests do for speed.
+
+**What crosses the process boundary.** A move is one job: the bot itself (pickled: its seed,
+its random generator's state, whatever it learnt from the match's hooks) and the information
+state of the seat asked. The worker decides with :func:`~sueca.bots.base.decide` (the one
+policy for a bot's illegal answer) and sends back the action and the bot's new state, which
+the server's bot object adopts. The bot objects stay where the referee holds them, in the
+server: its hooks (``new_match``, ``deal_over``…) are called there as in-process, and a
+worker keeps nothing between moves. So a bot plays in the pool exactly the card it plays
+in-process for the same seed and information (tests/server/test_server_botpool.py), any idle
+worker may take any table's move, a worker that dies loses nothing (the move is sent again,
+unchanged: the same card), and a worker's memory is one bot for one move. What is not copied:
+pimc's 16 MB search table (``PimcBot.__getstate__``), which a worker builds for the move and
+frees after it (every move empties it first, so the play does not depend on it). Rules travel
+as their RECORD.md options and are rebuilt once per worker (:func:`_rules_from_text`), so the
+engine's derived tables are reused from move to move. A bot that does not pickle (a ``cmd:``
+program holds a process) is decided in the server's threads, as before.
+
+**Limits.**
+
+- A per-move *deadline* (``deadline`` seconds from the request, queue included): a move not
+  answered by then is the plain answer (:func:`~sueca.bots.base.plain_action`: what
+  :meth:`~sueca.referee.Referee.play_for`'s policy plays for a broken bot), logged at most once
+  a minute per table; a late answer is dropped and the bot keeps its state from before.
+- A *fair queue*: one queue per table, served round-robin, so a table with many or slow moves
+  cannot starve the others; at most :data:`TABLE_QUEUE` moves waiting per table.
+- *Bounded memory*: a worker holds one bot for one move; one whose resident memory passes
+  ``rss_limit`` after a move is recycled (a fresh process takes its slot).
+- A worker that dies is replaced, and its move is sent again once (to any worker), then falls
+  back; a worker busy on one move longer than ``runaway`` seconds is killed and replaced.
+- *Shutdown*: :meth:`BotPool.close` (the server's lifespan, on Ctrl-C and on SIGTERM) ends
+  every worker; a worker also dies with the server (``PR_SET_PDEATHSIG`` on Linux, and the end
+  of its pipe everywhere), so none outlives ``sueca serve``, even one killed with ``kill -9``.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: one worker that dies breaks the whole
+executor (every pending move fails and the pool must be rebuilt), it cannot kill one stuck
+worker or recycle one by its memory, and its queue is one FIFO. Nor ``multiprocessing``'s
+processes: spawned, they run the server's main script again (any script that forgot its
+``if __name__ == "__main__"`` guard would start servers in its workers), and forking a
+threaded server is unsafe. A worker here is a fresh ``python -c`` of :func:`_worker_main`
+(:mod:`subprocess`), talking over a socket pair with ``multiprocessing.connection``'s framing,
+and one dispatcher thread serves them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import io
+import json
+import logging
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol
+
+from sueca.actions import Action
+from sueca.bots.base import Bot, decide, plain_action
+from sueca.infostate import InformationState
+from sueca.rules import Rules
+
+log = logging.getLogger("sueca.server")
+
+DEFAULT_DEADLINE = 10.0  # seconds a table waits for a bot's move before the plain answer
+DEFAULT_RUNAWAY = 60.0  # seconds of one move after which its worker is killed
+DEFAULT_RSS_LIMIT = 1 << 30  # bytes of resident memory past which a worker is recycled
+TABLE_QUEUE = 8  # moves one table may have waiting at once
+LATENCY_SAMPLES = 100_000  # latencies kept for the statistics (the newest)
+_LOG_EVERY = 60.0  # seconds between two fallback lines of one table
+_RESPAWN_PAUSE = 1.0  # a worker that died young is replaced after this pause, not at once
+
+
+def default_bot_workers() -> int:
+    """``min(cores, 4)``: the cores this process may run on, at most four."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+class BotRunner(Protocol):
+    """Where a table's bot decides a move: :class:`BotPool` or :class:`ThreadBots`."""
+
+    latencies: deque[float]
+
+    async def decide(self, bot: Bot, info: InformationState, *, table: str,
+                     where: str) -> Action:
+        """``bot``'s move for what ``info``'s seat is asked, never an exception for a bot's
+        failure (the plain answer then)."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+class ThreadBots:
+    """Bots decide in the server's own threads (``--bot-workers 0``)."""
+
+    def __init__(self, threads: int = 2) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sueca-bot")
+        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+
+    async def decide(self, bot: Bot, info: InformationState, *, table: str,
+                     where: str) -> Action:
+        started = time.perf_counter()
+        action = await asyncio.get_running_loop().run_in_executor(
+            self.executor, partial(decide, bot, info, strict=False, where=where))
+        self.latencies.append(time.perf_counter() - started)
+        return action
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+# ---- what crosses the boundary ------------------------------------------------------------
+
+
+def _rules_text(rules: Rules) -> str:
+    return rules.derived(("botpool", "text"),
+                         lambda: json.dumps(rules.to_dict(), sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _rules_from_text(text: str) -> Rules:
+    """The rules of a job, one object per worker for each: their derived tables are built
+    once, not per move."""
+    return Rules.from_dict(json.loads(text))
+
+
+def _information_state(values: tuple[Any, ...]) -> InformationState:
+    return InformationState(*values)
+
+
+_INFO_FIELDS = tuple(f.name for f in InformationState.__dataclass_fields__.values() if f.init)
+
+
+class _Pickler(pickle.Pickler):
+    """Rules as their options (their derived tables hold C objects and are the worker's to
+    build); an information state without its cached world sampler."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Rules:
+            return _rules_from_text, (_rules_text(obj),)
+        if type(obj) is InformationState:
+            return _information_state, (tuple(getattr(obj, n) for n in _INFO_FIELDS),)
+        return NotImplemented
+
+
+def _dumps(obj: Any) -> bytes:
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    return out.getvalue()
+
+
+def bot_state(bot: Bot) -> dict[str, Any]:
+    """What a bot carries from move to move, as pickling sees it (``__getstate__``)."""
+    state = bot.__getstate__()
+    if state is None:
+        return {}
+    if not isinstance(state, dict):
+        raise TypeError(f"bot {bot.name!r} keeps its state in slots")
+    return state
+
+
+def adopt(bot: Bot, state: dict[str, Any]) -> None:
+    """Give the server's ``bot`` the state its copy had after deciding in a worker."""
+    setstate = getattr(bot, "__setstate__", None)
+    if setstate is not None:
+        setstate(state)
+    else:
+        bot.__dict__.update(state)
+
+
+# ---- the worker process -------------------------------------------------------------------
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this process when the thread that started it (the pool's
+    dispatcher, which lives as long as the pool) ends, the server killed outright included."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(0)
+
+
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # peak, in KiB
+
+
+def _worker_main(fd: int, parent: int) -> None:
+    """A worker: decide the moves sent over the socket ``fd``, one at a time, until it
+    closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    _die_with_parent(parent)
+    conn = Connection(fd)
+    while True:
+        try:
+            raw = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        job_id = -1
+        try:
+            job_id, bot, info, where = pickle.loads(raw)
+            started = time.perf_counter()
+            action = decide(bot, info, strict=False, where=where)
+            think = time.perf_counter() - started
+            reply = _dumps((job_id, action, bot_state(bot), think, _resident_bytes(), None))
+        except Exception as error:  # a job that does not load or decide: the server falls back
+            reply = _dumps((job_id, None, None, 0.0, _resident_bytes(),
+                            f"{type(error).__name__}: {error}"))
+        del raw
+        try:
+            conn.send_bytes(reply)
+        except (EOFError, OSError):
+            return
+
+
+# ---- the server side ----------------------------------------------------------------------
+
+
+class WorkerLost(RuntimeError):
+    """The move could not be decided by a worker (it died twice, ran away, or the pool
+    closed)."""
+
+
+@dataclass
+class _Job:
+    id: int
+    table: str
+    payload: bytes
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[tuple[Action, dict[str, Any]]]
+    submitted: float
+    attempts: int = 0
+    abandoned: bool = False  # the table stopped waiting (deadline, closed): skip it
+
+
+@dataclass
+class _Worker:
+    slot: int
+    process: subprocess.Popen[bytes]
+    conn: Connection
+    started: float
+    job: _Job | None = None
+    job_started: float = 0.0
+
+
+@dataclass
+class PoolStats:
+    moves: int = 0  # answered by a worker
+    fallbacks: int = 0  # played the plain answer (deadline, lost worker, bad job)
+    retries: int = 0  # moves sent again after their worker died
+    replaced: int = 0  # workers that died or ran away and were replaced
+    recycled: int = 0  # workers retired past the memory limit
+    local: int = 0  # moves of bots that do not pickle, decided in threads
+    queue_wait: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCY_SAMPLES))
+    think: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCY_SAMPLES))
+
+
+def _resolve(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+class BotPool:
+    """Bot moves decided in ``workers`` worker processes (see the module)."""
+
+    def __init__(self, workers: int | None = None, *, deadline: float = DEFAULT_DEADLINE,
+                 runaway: float = DEFAULT_RUNAWAY, rss_limit: int = DEFAULT_RSS_LIMIT,
+                 threads: int = 2) -> None:
+        self.size = default_bot_workers() if workers is None else workers
+        if self.size < 1:
+            raise ValueError("a bot pool has at least one worker")
+        self.deadline = deadline
+        self.runaway = runaway
+        self.rss_limit = rss_limit
+        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        self.stats = PoolStats()
+        self._local = ThreadBots(threads)  # bots that do not pickle
+        self._lock = threading.Lock()
+        self._queues: dict[str, deque[_Job]] = {}  # per table, its moves waiting
+        self._order: deque[str] = deque()  # tables with moves waiting, in serving order
+        self._workers: list[_Worker | None] = [None] * self.size
+        self._respawn_at = [0.0] * self.size
+        self._young = [0] * self.size  # per slot: workers in a row that died young
+        wake_r, wake_w = socket.socketpair()
+        self._wake_r, self._wake_w = Connection(wake_r.detach()), Connection(wake_w.detach())
+        self._ids = iter(range(1, sys.maxsize))
+        self._logged: dict[str, tuple[float, int]] = {}  # table -> (last line, moves since)
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    # ---- the table's side ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the workers now (else at the first move)."""
+        with self._lock:
+            if self._thread is None and not self._closed:
+                self._thread = threading.Thread(target=self._dispatch, name="sueca-bot-pool",
+                                                daemon=True)
+                self._thread.start()
+
+    def pids(self) -> list[int]:
+        """The worker processes running now."""
+        with self._lock:
+            return [w.process.pid for w in self._workers if w is not None]
+
+    async def decide(self, bot: Bot, info: InformationState, *, table: str,
+                     where: str) -> Action:
+        started = time.perf_counter()
+        job_id = next(self._ids)
+        try:
+            payload = _dumps((job_id, bot, info, where))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            self.stats.local += 1  # a bot holding a process or a file: decided here
+            return await self._local.decide(bot, info, table=table, where=where)
+        loop = asyncio.get_running_loop()
+        job = _Job(job_id, table, payload, loop, loop.create_future(), started)
+        reason = self._submit(job)
+        if reason is None:
+            try:
+                action, state = await asyncio.wait_for(asyncio.shield(job.future),
+                                                       self.deadline)
+            except TimeoutError:
+                job.abandoned = True
+                reason = f"no answer within {self.deadline:g} s"
+            except WorkerLost as error:
+                reason = str(error)
+            except asyncio.CancelledError:
+                job.abandoned = True  # the table closed: nobody waits for this move
+                raise
+            else:
+                adopt(bot, state)
+                self.latencies.append(time.perf_counter() - started)
+                return action
+        return self._fallback(bot, info, table, where, reason, started)
+
+    def _fallback(self, bot: Bot, info: InformationState, table: str, where: str,
+                  reason: str, started: float) -> Action:
+        self.stats.fallbacks += 1
+        now = time.monotonic()
+        last, since = self._logged.get(table, (-_LOG_EVERY, 0))
+        if now - last >= _LOG_EVERY:
+            more = f" ({since} more since the last line)" if since else ""
+            log.warning("%s: bot %r at seat %d: %s; a plain %s is played instead%s",
+                        where, bot.name, info.seat, reason, info.phase, more)
+            self._logged[table] = (now, 0)
+            if len(self._logged) > 10_000:  # bounded: forget the oldest tables
+                for key in list(self._logged)[:5_000]:
+                    del self._logged[key]
+        else:
+            self._logged[table] = (last, since + 1)
+        request = info.request()
+        if request is None:
+            raise ValueError(f"seat {info.seat} is asked nothing now ({info.phase})")
+        action = plain_action(bot, info, request)
+        self.latencies.append(time.perf_counter() - started)
+        return action
+
+    def _submit(self, job: _Job) -> str | None:
+        """Queue ``job``; why not, if it cannot be."""
+        with self._lock:
+            if self._closed:
+                return "the bot pool is closed"
+            queue = self._queues.get(job.table)
+            if queue is None:
+                queue = self._queues[job.table] = deque()
+                self._order.append(job.table)
+            if len(queue) >= TABLE_QUEUE:
+                return f"{TABLE_QUEUE} moves of this table are already waiting"
+            queue.append(job)
+        self.start()
+        self._wake()
+        return None
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError, ValueError):  # closed
+            self._wake_w.send_bytes(b"")
+
+    # ---- the dispatcher thread -------------------------------------------------------------
+
+    def _next_job(self) -> _Job | None:
+        """The next move to decide: the first waiting of the next table in turn (the lock
+        held)."""
+        while self._order:
+            table = self._order.popleft()
+            queue = self._queues[table]
+            job = queue.popleft()
+            if queue:
+                self._order.append(table)  # round-robin: this table waits its turn again
+            else:
+                del self._queues[table]
+            if not job.abandoned:
+                return job
+        return None
+
+    def _requeue(self, job: _Job) -> None:
+        """A move whose worker died goes first in its table's queue (the lock held)."""
+        queue = self._queues.get(job.table)
+        if queue is None:
+            queue = self._queues[job.table] = deque()
+            self._order.appendleft(job.table)
+        queue.appendleft(job)
+
+    def _spawn(self, slot: int) -> None:
+        """A new worker in ``slot``; if none can be started, another try in a moment (the
+        lock held)."""
+        ours, theirs = socket.socketpair()
+        code = (f"from sueca.server.botpool import _worker_main; "
+                f"_worker_main({theirs.fileno()}, {os.getpid()})")
+        try:
+            process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                                       pass_fds=(theirs.fileno(),))
+        except OSError as error:
+            ours.close()
+            self._respawn_at[slot] = time.monotonic() + _RESPAWN_PAUSE
+            log.warning("bot worker %d could not start: %s", slot, error)
+            return
+        finally:
+            theirs.close()  # the worker's end is the worker's: its death ends the socket here
+        self._workers[slot] = _Worker(slot, process, Connection(ours.detach()),
+                                      time.monotonic())
+
+    def _retire(self, worker: _Worker, *, kill: bool) -> None:
+        """End a worker's process and free its slot (the lock held)."""
+        self._workers[worker.slot] = None
+        worker.conn.close()
+        if kill:
+            worker.process.kill()
+        else:
+            worker.process.terminate()
+        try:
+            worker.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            worker.process.kill()
+            worker.process.wait(timeout=5)
+        # A worker that dies young (it cannot import, the machine is out of memory) is
+        # replaced after a pause that doubles each time, up to a minute: no busy loop, no flood.
+        slot = worker.slot
+        if time.monotonic() - worker.started < _RESPAWN_PAUSE * 5:
+            self._young[slot] += 1
+            pause = min(60.0, _RESPAWN_PAUSE * 2 ** (self._young[slot] - 1))
+            self._respawn_at[slot] = time.monotonic() + pause
+        else:
+            self._young[slot] = 0
+
+    def _answer(self, job: _Job, value: Any, error: BaseException | None) -> None:
+        """Hand the table's loop the move's answer (or why there is none)."""
+        with contextlib.suppress(RuntimeError):  # the table's loop is closed: nobody waits
+            job.loop.call_soon_threadsafe(_resolve, job.future, value, error)
+
+    def _fail(self, job: _Job, message: str) -> None:
+        self._answer(job, None, WorkerLost(message))
+
+    def _lost(self, worker: _Worker, how: str) -> None:
+        """A worker died or ran away: its slot gets a new one; its move is sent again once
+        (the lock held)."""
+        job = worker.job
+        worker.job = None
+        self._retire(worker, kill=True)
+        self.stats.replaced += 1
+        log.warning("bot worker %d (pid %s) %s; a new one takes its place", worker.slot,
+                    worker.process.pid, how)
+        if job is None or job.abandoned:
+            return
+        job.attempts += 1
+        if job.attempts < 2 and how != "ran away":
+            self.stats.retries += 1
+            self._requeue(job)
+        else:
+            self._fail(job, f"its worker {how}")
+
+    def _reply(self, worker: _Worker, raw: bytes) -> None:
+        """A worker's answer (the lock held)."""
+        job = worker.job
+        worker.job = None
+        job_id, action, state, think, resident, error = pickle.loads(raw)
+        if job is not None and job.id == job_id:
+            if error is None:
+                self.stats.moves += 1
+                self.stats.think.append(think)
+                self.stats.queue_wait.append(max(0.0, worker.job_started - job.submitted))
+                self._answer(job, (action, state), None)
+            else:
+                self._fail(job, f"its job failed in the worker: {error}")
+        if resident > self.rss_limit:
+            self.stats.recycled += 1
+            log.info("bot worker %d recycled: %d MiB resident (limit %d MiB)", worker.slot,
+                     resident >> 20, self.rss_limit >> 20)
+            self._retire(worker, kill=False)
+
+    def _step(self) -> float:
+        """Fill the empty slots, give idle workers moves, kill runaways; the seconds until
+        the next check (the lock held)."""
+        now = time.monotonic()
+        timeout = 1.0
+        for slot, worker in enumerate(self._workers):
+            if worker is None:
+                if now < self._respawn_at[slot]:
+                    timeout = min(timeout, self._respawn_at[slot] - now)
+                    continue
+                self._spawn(slot)
+                worker = self._workers[slot]
+                if worker is None:
+                    timeout = min(timeout, _RESPAWN_PAUSE)
+                    continue
+            if worker.job is None:
+                job = self._next_job()
+                if job is None:
+                    continue
+                try:
+                    worker.conn.send_bytes(job.payload)
+                except (OSError, ValueError):
+                    self._requeue(job)
+                    self._lost(worker, "closed its pipe")
+                    continue
+                worker.job, worker.job_started = job, time.perf_counter()
+            elif time.perf_counter() - worker.job_started > self.runaway:
+                self._lost(worker, "ran away")
+                continue
+            elif worker.process.poll() is not None:
+                self._lost(worker, f"exited ({worker.process.returncode})")
+                continue
+            if worker.job is not None:
+                left = self.runaway - (time.perf_counter() - worker.job_started)
+                timeout = min(timeout, max(0.01, left))
+        return timeout
+
+    def _dispatch(self) -> None:
+        try:
+            while True:
+                try:
+                    if not self._serve_once():
+                        return
+                except Exception:  # a bug here must not stop every table's bots
+                    log.exception("the bot pool's dispatcher failed; it goes on")
+                    time.sleep(_RESPAWN_PAUSE)
+        finally:
+            self._shutdown()
+
+    def _serve_once(self) -> bool:
+        """One turn of the dispatcher: hand out moves, wait for answers; False once closed."""
+        with self._lock:
+            if self._closed:
+                return False
+            timeout = self._step()
+            by_conn = {w.conn: w for w in self._workers if w is not None}
+        ready = wait([self._wake_r, *by_conn], timeout)
+        with self._lock:
+            for conn in ready:
+                if conn is self._wake_r:
+                    while self._wake_r.poll():
+                        self._wake_r.recv_bytes()
+                    continue
+                worker = by_conn[conn]  # type: ignore[index]
+                if self._workers[worker.slot] is not worker:
+                    continue
+                try:
+                    raw = worker.conn.recv_bytes()
+                except (EOFError, OSError):
+                    self._lost(worker, f"exited ({worker.process.poll()})")
+                    continue
+                self._reply(worker, raw)
+        return True
+
+    def _shutdown(self) -> None:
+        with self._lock:
+            self._closed = True
+            for worker in self._workers:
+                if worker is not None:
+                    if worker.job is not None:
+                        self._fail(worker.job, "the bot pool closed")
+                    self._retire(worker, kill=False)
+            for queue in self._queues.values():
+                for job in queue:
+                    self._fail(job, "the bot pool closed")
+            self._queues.clear()
+            self._order.clear()
+
+    def close(self) -> None:
+        """End every worker (waits a few seconds at most) and the dispatcher."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+        self._wake()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=10)
+        self._shutdown()  # never started, or the dispatcher is stuck: end the workers here
+        self._local.close()
+        for end in (self._wake_r, self._wake_w):
+            end.close()
+
+    def __enter__(self) -> BotPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
