@@ -12,7 +12,7 @@ One server, or one cluster: a server alone holds the database by a session-level
 for its life (``lock=True``; :class:`~sueca.server.storage.DatabaseInUseError` for a second
 one), as the SQLite store holds its lock file. Workers of one cluster share the database and
 own its tables one at a time through leases (:mod:`sueca.server.cluster`); a worker's writes
-go through :meth:`PostgresStorage.fenced`, whose every write checks, in its transaction,
+go through a :class:`LeasedStorage`, whose every write checks, in its transaction,
 that no later owner has fenced the table off (:class:`LeaseLostError`), so a worker whose
 lease ran out while it was paused can never write over its successor.
 
@@ -30,7 +30,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -49,6 +49,7 @@ from sueca.server.storage import (
 )
 
 log = logging.getLogger("sueca.server")
+TokenFor = Callable[[str], "int | None"]  # a table's id → the lease token held for it, or None
 
 LOCK_KEY = 0x5345_4341  # "SECA": the advisory lock a lone server holds on its database
 LOCK_TIMEOUT_MS = 1000  # a row lock held elsewhere fails a write after this, never hangs it
@@ -202,12 +203,12 @@ class PostgresStorage:
         """Make ``writes`` in one transaction (:meth:`Storage.save`): all, or none."""
         return self._save(writes, None)
 
-    def _save(self, writes: Sequence[Write], fence: tuple[str, int] | None) -> int | None:
+    def _save(self, writes: Sequence[Write], token_for: TokenFor | None) -> int | None:
+        """The batch in one transaction; with ``token_for`` (the lease token this worker
+        holds for a table, or None) the batch's table must be fenced at that token."""
         with self._pool.connection() as conn, conn.transaction():
-            if fence is not None:
-                creating = any(w.method == "create_table" and w.args[0] == fence[0]
-                               for w in writes)
-                _check_fence(conn, fence, creating)
+            if token_for is not None and writes:
+                _check_fence(conn, writes, token_for)
             self._batch.conn = conn
             try:
                 return apply_writes(self, writes)
@@ -273,9 +274,9 @@ class PostgresStorage:
                 (table_id, token)).fetchone()
         return row is not None
 
-    def fenced(self, table_id: str, token: int) -> FencedStorage:
-        """The store as the owner of ``table_id`` under lease ``token`` writes to it."""
-        return FencedStorage(self, table_id, token)
+    def fenced(self, table_id: str, token: int) -> LeasedStorage:
+        """The store as the owner of ``table_id`` under lease ``token`` alone writes to it."""
+        return LeasedStorage(self, lambda t: token if t == table_id else None)
 
     # ---- reads -----------------------------------------------------------------------------
 
@@ -354,20 +355,26 @@ class PostgresStorage:
             self._lock_conn = None
 
 
-class FencedStorage:
-    """:class:`PostgresStorage` as one table's owner writes to it: each write (each batch)
-    checks, in its transaction, that the table's fence still holds this owner's token (a share
-    lock on the fence row, so a successor's :meth:`PostgresStorage.fence` waits for it to
-    commit), and raises :class:`LeaseLostError` otherwise; creating the table sets its fence.
-    Reads pass through."""
+class LeasedStorage:
+    """:class:`PostgresStorage` as a worker of a cluster writes to it: each batch is refused
+    (:class:`LeaseLostError`) unless its table is fenced at the token the worker holds for it
+    (``token_for``; checked in the batch's transaction, see :func:`_check_fence`); a table the
+    worker creates is leased first (``lease_new``: its new token, or None). Reads pass
+    through."""
 
-    def __init__(self, store: PostgresStorage, table_id: str, token: int) -> None:
+    def __init__(self, store: PostgresStorage, token_for: TokenFor,
+                 lease_new: TokenFor | None = None) -> None:
         self.store = store
-        self.table_id = table_id
-        self.token = token
+        self.token_for = token_for
+        self.lease_new = lease_new
 
     def save(self, writes: Sequence[Write]) -> int | None:
-        return self.store._save(writes, (self.table_id, self.token))
+        for write in writes:
+            if (write.method == "create_table" and self.lease_new is not None
+                    and self.token_for(str(write.args[0])) is None
+                    and self.lease_new(str(write.args[0])) is None):
+                raise LeaseLostError(f"table {write.args[0]}: another worker leased it")
+        return self.store._save(writes, self.token_for)
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None:
         self.save([Write("create_table", (table_id, settings))])
@@ -408,10 +415,28 @@ class FencedStorage:
         """The shared store stays open: its owner closes it."""
 
 
-def _check_fence(conn: psycopg.Connection[Any], fence: tuple[str, int],
-                 creating: bool = False) -> None:
-    table_id, token = fence
-    if creating:  # a new table: its creator's token is its first fence
+_BY_TABLE = {"create_table", "save_settings", "start_match"}  # their first argument: the table
+
+
+def _check_fence(conn: psycopg.Connection[Any], writes: Sequence[Write],
+                 token_for: TokenFor) -> None:
+    """Refuse the batch (:class:`LeaseLostError`) unless its table is fenced at the token
+    this worker holds for it. The fence row is read with a share lock, so a successor's
+    :meth:`PostgresStorage.fence` waits for this transaction. A batch that creates a table
+    sets its first fence."""
+    first = writes[0]
+    if first.method in _BY_TABLE:
+        table_id = str(first.args[0])
+    else:  # a deal, a move or a score: the match's table
+        row = conn.execute("SELECT table_id FROM matches WHERE id = %s",
+                           (first.args[0],)).fetchone()
+        if row is None:
+            raise LeaseLostError(f"match {first.args[0]} is no table's")
+        table_id = row[0]
+    token = token_for(table_id)
+    if token is None:
+        raise LeaseLostError(f"table {table_id}: this worker holds no lease on it")
+    if any(w.method == "create_table" and w.args[0] == table_id for w in writes):
         conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
                      " ON CONFLICT (table_id) DO NOTHING", (table_id, token))
     row = conn.execute("SELECT token FROM fences WHERE table_id = %s FOR SHARE",
