@@ -212,8 +212,8 @@ def review_deal(state: State, seat: int, deal_index: int = 0, seed: int = 0,
             break
         dd_line.append(_dd_final(walk, side))
         if actor == seat:
-            cards.append(_review_card(walk, seat, action.card, plays_done, deal_index, seed,
-                                      thresholds, budget, core))
+            cards.append(review_card(walk, seat, action.card, plays_done, deal_index, seed,
+                                     thresholds, budget, core))
             if progress is not None:
                 progress(len(cards), todo)
         walk.apply(actor, action)
@@ -248,8 +248,15 @@ def _dd_final(state: State, side: int) -> int:
     return state.team_points()[side] + value(state)[side]
 
 
-def _review_card(walk: State, seat: int, card: Card, index: int, deal_index: int, seed: int,
-                 thresholds: Thresholds, budget: Budget, core: SearchCore) -> CardReview:
+def review_card(walk: State, seat: int, card: Card, index: int, deal_index: int = 0,
+                seed: int = 0, thresholds: Thresholds | None = None,
+                budget: Budget | None = None, core: SearchCore | None = None) -> CardReview:
+    """Judge ``card``, which ``seat`` is about to play in ``walk`` (the deal's ``index``-th
+    card): the first line from ``seat``'s information state alone, the double-dummy line
+    from ``walk``."""
+    thresholds = thresholds or Thresholds()
+    budget = budget or Budget()
+    core = core or new_core(walk.rules)
     info = walk.information_state(seat)
     legal = info.legal_moves()
     side = walk.rules.teams[seat]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sueca.cards import CARDS_PER_SUIT, Card, card_rank, card_suit, make_card, one_per_face
+from sueca.cards import CARDS_PER_SUIT, DECK_SIZE, Card, card_rank, card_suit, make_card, one_per_face
 from sueca.infostate import InformationState
 from sueca.trick import trick_winner
 
@@ -124,11 +124,16 @@ def _suit_facts(info: InformationState, card: Card) -> list[Fact]:
     higher = _higher(card)
     if not higher:
         return []
-    played = info.played
-    out = [c for c in higher if not played >> c & 1 and not info.hand >> c & 1]
+    played, hand = info.played, info.hand
+    decks = info.rules.decks
+
+    def copies(c: Card) -> list[Card]:  # a double deck holds two of each face
+        return [c + DECK_SIZE * k for k in range(decks)]
+
+    out = [c for c in higher if any(not (played | hand) >> x & 1 for x in copies(c))]
     if out:
         return [Fact("still_out", card=out[0])]
-    gone = [c for c in higher if played >> c & 1]
+    gone = [c for c in higher if any(played >> x & 1 for x in copies(c))]
     return [Fact("master", card=gone[0])] if gone else []
 
 

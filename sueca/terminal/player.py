@@ -361,8 +361,13 @@ class HumanPlayer:
         return self.hint_bots[seat]
 
     def hint(self, seat: int, info: InformationState) -> tuple[Card, str]:
-        """The hint bot's card and reason for ``seat``, from that seat's information."""
-        return self.hint_bot(seat).explain(info)
+        """The hint bot's card for ``seat``, from that seat's information, and why in plain
+        words (the review's facts: :func:`sueca.terminal.review.hint_reason`)."""
+        from sueca.terminal.review import hint_reason
+
+        bot = self.hint_bot(seat)
+        card = bot.choose(info)
+        return card, hint_reason(self.lang, info, card, bot)
 
     def bid_hint(self, seat: int, info: InformationState) -> tuple[int, str]:
         """The hint bot's bid, and why: what the bots' hand evaluation expects the hand to
