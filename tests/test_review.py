@@ -65,7 +65,7 @@ def test_a_card_that_throws_away_a_known_number_of_points_gets_that_loss_and_lab
     # The thresholds are options: a higher bar, a milder label.
     [milder] = review_record(read(str(FIXTURES / f"{name}.json")), seats=[1],
                              thresholds=Thresholds(5, 16, 30))
-    assert [c for c in milder.cards if c.trick == 9][0].label == "inaccuracy"
+    assert next(c for c in milder.cards if c.trick == 9).label == "inaccuracy"
 
 
 def test_estimates_agree_with_the_solver_where_the_seat_knows_every_hand() -> None:

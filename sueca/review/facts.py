@@ -23,7 +23,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sueca.cards import CARDS_PER_SUIT, DECK_SIZE, Card, card_rank, card_suit, make_card, one_per_face
+from sueca.cards import (
+    CARDS_PER_SUIT,
+    DECK_SIZE,
+    Card,
+    card_rank,
+    card_suit,
+    make_card,
+    one_per_face,
+)
 from sueca.infostate import InformationState
 from sueca.trick import trick_winner
 
