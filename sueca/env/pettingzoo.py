@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -47,8 +47,8 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is untyped generic
-    metadata = {"render_modes": ["ansi", "human"], "name": "sueca_v0",
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "name": "sueca_v0", "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Mapping[str, Any] = STANDARD,
                  render_mode: str | None = None) -> None:
