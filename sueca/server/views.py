@@ -31,7 +31,7 @@ from typing import Any
 
 from sueca.actions import AskBid, AskCard, AskRedeal, Denunciation, Request
 from sueca.auction import bidding_order
-from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, mask_cards
+from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, card_suit, mask_cards
 from sueca.infostate import InformationState, common_information
 from sueca.rules import Rules
 from sueca.scoring import renuncia_penalties as scored_penalties
@@ -80,6 +80,22 @@ def _auction(info: InformationState, request: Request | None) -> dict[str, Any]:
             "called_card": _NAMES[contract.called_card],
         },
     }
+
+
+def _restriction(info: InformationState, request: AskCard) -> dict[str, str] | None:
+    """Why the other cards of the hand asked may not be played, for a page to say on a click:
+    ``must_follow`` the suit led, or ``must_trump`` (``suit``: the led suit or the trump), read
+    off the request's legal cards (which the rules chose) and the card led, both the seat's
+    own knowledge; ``None`` when every card of the hand may be played."""
+    if not info.trick or not request.legal:
+        return None
+    led = card_suit(info.trick[0])
+    held = info.known[request.seat] if request.seat != info.seat else info.hand
+    if len(request.legal) == held.bit_count():
+        return None  # nothing is held back (with renúncia, a revoke is still a choice)
+    suit = card_suit(request.legal[0])
+    code = "must_follow" if suit == led else "must_trump"
+    return {"code": code, "suit": SUIT_LETTERS[suit]}
 
 
 def _denunciation(found: Denunciation) -> dict[str, Any]:
@@ -238,6 +254,10 @@ def seat_part(table: Table, seat: int) -> dict[str, Any]:
         legal: tuple[Card, ...] = request.legal if type(request) is AskCard else ()
         view["legal"] = _cards(legal)
         view["acting_for"] = None if request is None else request.seat
+        if type(request) is AskCard:
+            restriction = _restriction(info, request)
+            if restriction is not None:
+                view["restriction"] = restriction
         if type(request) is AskCard and request.revokes:
             # renuncia: the other cards of the hand may be played too (a revoke, told to
             # nobody). They are the viewer's own cards: the view says nothing new to him.

@@ -107,6 +107,8 @@ const STRINGS = {
     name_ok: "OK",
     err_not_host: "Só quem criou a mesa pode fazer isso.",
     err_bad_name: "Escreva um nome.",
+    why_follow: "Tem de assistir a {suit}: ainda tem cartas desse naipe.",
+    why_trump: "Tem de trunfar ({suit}): não tem o naipe jogado.",
   },
   "pt-BR": {
     lang_name: "Português (BR)",
@@ -212,6 +214,8 @@ const STRINGS = {
     name_ok: "OK",
     err_not_host: "Só quem criou a mesa pode fazer isso.",
     err_bad_name: "Escreva um nome.",
+    why_follow: "Você tem que seguir {suit}: ainda tem cartas desse naipe.",
+    why_trump: "Você tem que trunfar ({suit}): não tem o naipe jogado.",
   },
   en: {
     lang_name: "English",
@@ -317,6 +321,8 @@ const STRINGS = {
     name_ok: "OK",
     err_not_host: "Only the table's creator may do that.",
     err_bad_name: "Type a name.",
+    why_follow: "You must follow {suit}: you still hold that suit.",
+    why_trump: "You must trump ({suit}): you have none of the suit led.",
   },
 };
 

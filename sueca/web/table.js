@@ -298,7 +298,14 @@ function renderTrick() {
   let leader = 0;
   let winner = null;
   const trick = view.trick || { cards: [] };
-  if (trick.cards.length) {
+  const peekable = lastTaken();
+  const peeking = peekUntil > performance.now() && peekable;
+  if (peeking) {
+    // The player asked to see the trick just taken again: shown for a moment.
+    cards = peekable.cards;
+    leader = peekable.leader;
+    winner = peekable.winner;
+  } else if (trick.cards.length) {
     cards = trick.cards;
     leader = trick.leader;
     clearTimeout(gatherTimer);
@@ -311,7 +318,8 @@ function renderTrick() {
       shownLastTrick = key;
       gathered = false;
       clearTimeout(gatherTimer);
-      gatherTimer = setTimeout(() => { gathered = true; renderTrick(); }, GATHER_MS);
+      // Then render it all: the end-of-deal summary waits for the last trick to be gathered.
+      gatherTimer = setTimeout(() => { gathered = true; if (view) render(); }, GATHER_MS);
     }
     if (!gathered) {
       cards = view.last_trick.cards;
@@ -319,11 +327,15 @@ function renderTrick() {
       winner = view.last_trick.winner;
     }
   }
-  box.setAttribute("aria-label", t("cloth"));
+  box.classList.toggle("peeking", Boolean(peeking));
+  const peek = $("peek-button");
+  peek.hidden = !(peekable && view.phase === "playing" && (trick.cards.length || gathered));
+  peek.setAttribute("aria-pressed", peeking ? "true" : "false");
+  box.setAttribute("aria-label", peeking ? `${t("cloth")} · ${t("last_trick")}` : t("cloth"));
   const n = seatCount();
   box.innerHTML = cards.map((card, i) => {
     const seat = (leader + i) % n;
-    let cls = `slot${seat === winner ? " winner" : ""}`;
+    let cls = `slot${seat === winner ? " winner" : ""}${peeking ? " peek" : ""}`;
     let style = "";
     if (ring()) {
       const { x, y } = ringPlace(seat, 36, 33);
@@ -356,7 +368,7 @@ function renderHand() {
     const ok = mine && legal.has(card);
     const revoke = mine && !ok && revokes.has(card);
     const trumpMark = view.trump_held && view.you === view.dealer && card === view.trump_card;
-    const label = cardLabel(card) + (ok || !mine ? "" : ` — ${t(revoke ? "revoke_card" : "unplayable")}`);
+    const label = cardLabel(card) + (ok || !mine ? "" : ` — ${revoke ? t("revoke_card") : whyNot()}`);
     return `<button type="button" class="card${ok ? " playable" : ""}${revoke ? " revoke" : ""}${
       trumpMark ? " trump-mark" : ""}" data-card="${card}" aria-label="${label}"
       aria-disabled="${ok || revoke ? "false" : "true"}" tabindex="-1">${cardSvg(card)}</button>`;
@@ -647,6 +659,9 @@ function renderSummary() {
     if (dialog.open) dialog.close();
     return;
   }
+  // The deal's last trick stays on the cloth as long as any other before the summary covers
+  // it (the gather timer renders again when it is gathered).
+  if (!gathered && !dialog.open) return;
   const key = `${view.score.number}:${view.deal}:${view.phase}`;
   if (key === dismissedKey) return; // a spectator closed this summary
   const s = view.summary;
@@ -847,9 +862,40 @@ $("name-form").addEventListener("submit", (event) => {
 
 let playedAt = null; // the view version a card was sent at (cleared by a new socket or an error)
 
+let peekUntil = 0;
+
+// The trick just taken, where the rules let this player look at it again: until the next card
+// is led (the view's last_trick: it is still on the cloth, never at a no_looking_back table),
+// and at a review_tricks table at any time (the last of past_tricks).
+function lastTaken() {
+  if (view.last_trick) return view.last_trick;
+  const past = view.past_tricks || [];
+  return past.length && view.phase === "playing" ? past[past.length - 1] : null;
+}
+
+const PEEK_MS = 2500;
+$("peek-button").addEventListener("click", () => {
+  peekUntil = performance.now() + PEEK_MS;
+  renderTrick();
+  setTimeout(() => { if (view) renderTrick(); }, PEEK_MS + 20);
+});
+
+// Why a dimmed card may not be played, in the page's language (the view's restriction: the
+// suit led that must be followed, or the trump that must be played).
+function whyNot() {
+  const r = view.restriction;
+  if (!r) return t("unplayable");
+  return t(r.code === "must_follow" ? "why_follow" : "why_trump", { suit: t(`suit_${r.suit}`) });
+}
+
 $("hand").addEventListener("click", (event) => {
   const button = event.target.closest(".card");
-  if (!button || button.getAttribute("aria-disabled") === "true") return;
+  if (!button) return;
+  if (button.getAttribute("aria-disabled") === "true") {
+    // Say why nothing happens: not this player's turn, or the rule that holds the card back.
+    if (seated() && view.phase === "playing") showToast(myCardTurn() ? whyNot() : t("err_not_your_turn"));
+    return;
+  }
   if (view.version === playedAt) return; // one card per turn: a double click sends one
   playedAt = view.version;
   button.classList.add("sent");

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from server_support import LiveServer
 from web_support import (
+    ARTIFACTS,
     PACE,
     chromium,
     new_table,
@@ -181,4 +182,50 @@ def test_a_missing_player_has_a_countdown_and_the_host_puts_bots_in(
         # The bots play now: the table goes on to Ana's turn (or past the first cards).
         wait_until(lambda: room.table.state.plays or room.table.state.to_play == 0)
         wait_my_card(ana)
+        assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_last_trick_stays_on_the_cloth_and_a_held_back_card_says_why(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Items 4 and 6: a click on a card the rules hold back says why ("Tem de assistir a
+    Copas"); the trick just taken may be peeked at (at this table, which lets players review
+    the tricks, in the middle of the next one too); the deal's last trick lies on the cloth
+    before the end-of-deal summary covers it."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = new_table(server.http, ANA_AND_BOTS, {"variant": "standard", "match_target": 10,
+                                                      "review_tricks": True})
+        page, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        room = server.room(table["id"])
+        reasons: list[str] = []
+        peeked = False
+        for _ in range(10):
+            wait_my_card(page)
+            restriction = page.evaluate("view.restriction || null")
+            if restriction and not reasons:
+                page.locator('#hand .card[aria-disabled="true"]').first.click(force=True)
+                page.wait_for_selector("#toast:not([hidden])")
+                reasons.append(page.inner_text("#toast"))
+                state = room.table.state
+                suit = "SHDC".index(restriction["suit"])
+                led = state.trick[0] % 40 // 10
+                assert (restriction["code"] == "must_follow") == (suit == led)
+            if not peeked and page.locator("#peek-button:not([hidden])").count():
+                page.click("#peek-button")
+                assert page.locator("#trick .slot.peek").count() == 4
+                page.wait_for_function("!document.querySelector('#trick .slot.peek')",
+                                       timeout=5_000)
+                peeked = True
+            if page.locator("#summary[open]").count():
+                break
+            play_first_card(page)
+        assert reasons and ("Tem de assistir a" in reasons[0] or "Tem de trunfar" in reasons[0])
+        assert peeked
+        page.wait_for_function("view.phase !== 'playing'", timeout=20_000)
+        # The 40th card is on the cloth with the three before it, and no summary over them.
+        assert page.locator("#summary[open]").count() == 0
+        assert page.locator("#trick .slot").count() == 4
+        page.screenshot(path=str(ARTIFACTS / "web-last-trick-desktop.png"))
+        page.wait_for_selector("#summary[open]", timeout=5_000)
         assert not errors, errors
