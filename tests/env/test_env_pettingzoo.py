@@ -18,6 +18,11 @@ from sueca.env import pettingzoo as sueca_pz  # noqa: E402
 from sueca.env.table import IllegalAction  # noqa: E402
 from sueca.rules import Rules, preset  # noqa: E402
 
+# PettingZoo asks for a Box or Discrete observation; a dict with an action mask is its own
+# classic games' convention (chess, go), so its two reminders are noise here.
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space:UserWarning"),
+              pytest.mark.filterwarnings("ignore:Observation is not:UserWarning")]
+
 TABLES: dict[str, Any] = {
     "standard": "standard",
     "pontos": "pontos",
