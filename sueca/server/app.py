@@ -9,7 +9,7 @@ Routes::
     GET  /                       lobby: create a table, open tables, spectate
     GET  /t/{table}              the table page (invitation links add #TOKEN)
     GET  /history[/{match}]      finished matches, replayed trick by trick
-    GET  /api/tables             open tables (public facts only)
+    GET  /api/tables             open tables (public facts only; ?offset=&limit=)
     GET  /api/bots               the bot levels a seat may have
     POST /api/tables             create: {"rules": {...}, "seats": [...], "open": bool}
     POST /api/tables/{t}/seats/{s}  take a free seat of an open table
@@ -17,6 +17,11 @@ Routes::
     GET  /api/history/{m}        one match: record and the check report
     GET  /api/history/{m}/record.json   the RECORD.md record, as a download
     WS   /ws/{table}
+    WS   /ws/lobby                the listing, pushed as it changes (lobby.py)
+
+Every answer carries the security headers and every POST and socket passes the cross-site
+check of :mod:`sueca.server.guard`; ``serve`` runs uvicorn with the connection limits of
+:mod:`sueca.server.transport`.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.convertors import IntegerConvertor, register_url_convertor
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -41,12 +47,25 @@ from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import GameRecord, check, dumps
 from sueca.rules import RulesError
 from sueca.server import views
+from sueca.server.guard import Guard, GuardMiddleware
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
+from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
 from sueca.server.tables import TableError
+from sueca.server.transport import (
+    DEFAULT_EDGE,
+    EdgeLimits,
+    fit_to_file_limit,
+    limit_log_rate,
+    raise_file_limit,
+    uvicorn_config,
+)
 
 MAX_BODY = 16 * 1024
+# A socket that sends nothing for this long (the pages ping every 30 s) is closed (4408): a
+# page that is still there reconnects; a forgotten or half-open one frees its place.
+SOCKET_IDLE = 600.0
 
 
 class NumberConvertor(IntegerConvertor):
@@ -100,6 +119,27 @@ def _table_summary(room: Room) -> dict[str, Any]:
     }
 
 
+async def _receive(websocket: WebSocket, idle: float) -> dict[str, Any] | None:
+    """The socket's next message, or None once it closed or stayed silent ``idle`` seconds
+    (then it is closed, 4408)."""
+    try:
+        async with asyncio.timeout(idle):
+            message = await websocket.receive()
+    except TimeoutError:
+        with contextlib.suppress(RuntimeError, OSError):
+            await websocket.close(code=4408, reason="idle: nothing received for too long")
+        return None
+    return None if message["type"] == "websocket.disconnect" else dict(message)
+
+
+def _bounded(text: str | None, low: int, high: int, default: int) -> int:
+    """A whole number from a query parameter, clamped to [low, high]; absent or not a number
+    (at most 7 digits read): the default."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 7:
+        return default
+    return min(max(int(text), low), high)
+
+
 def _match_summary(match: StoredMatch) -> dict[str, Any]:
     return {
         "id": match.id,
@@ -132,16 +172,22 @@ def create_app(
     timing: Timing | None = None,
     seed: int | None = None,
     limits: Limits | None = None,
+    guard: Guard | None = None,
+    socket_idle: float = SOCKET_IDLE,
 ) -> Starlette:
     """The server app. ``db_path``: the SQLite file (default: the user's data directory);
     ``storage`` replaces it with another :class:`Storage`; ``timing`` paces the bots and the
     grace period; ``seed`` makes deals and bots reproducible (tests); ``limits`` caps what a
     socket may send and how many tables an address may open (``sueca serve``:
-    :data:`~sueca.server.limits.DEFAULT_LIMITS`; ``None``: no caps)."""
+    :data:`~sueca.server.limits.DEFAULT_LIMITS`; ``None``: no caps); ``guard`` the origins
+    allowed besides the server's own (:class:`~sueca.server.guard.Guard`); ``socket_idle``
+    the seconds a socket may stay silent."""
 
     holder: dict[str, Rooms] = {}
     table_limiter = (None if limits is None else
                      AddressLimiter(limits.tables_per_minute, limits.table_burst))
+    server_tables = None if limits is None else limits.server_bucket()
+    index = LobbyIndex(_table_summary)
 
     def rooms() -> Rooms:
         return holder["rooms"]
@@ -151,6 +197,7 @@ def create_app(
         store = (storage if storage is not None
                  else SQLiteStorage(db_path or default_db_path(), lock=True))
         registry = Rooms(store, timing or Timing(), seed=seed)
+        registry.watcher = index
         registry.restore()
         holder["rooms"] = registry
         app.state.rooms = registry
@@ -170,10 +217,10 @@ def create_app(
         return _page("history.html")
 
     async def list_tables(request: Request) -> Response:
-        tables = [_table_summary(room) for room in rooms().rooms.values()
-                  if room.table.phase != "match_over" or any(room.present)]
-        tables.sort(key=lambda t: -float(t["created"]))
-        return JSONResponse({"tables": tables[:200]})
+        # A page of the index (lobby.py): O(page), however many tables the server holds.
+        offset = _bounded(request.query_params.get("offset"), 0, 1_000_000, 0)
+        limit = _bounded(request.query_params.get("limit"), 1, PAGE, PAGE)
+        return Response(index.listing(offset, limit), media_type="application/json")
 
     async def read_json(request: Request) -> Any:
         body = await request.body()
@@ -186,10 +233,18 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         address = request.client.host if request.client else "?"
+        if limits is not None and index.in_play >= limits.max_tables_in_play:
+            return _error(503, "server_full",
+                          f"the server holds its most tables in play "
+                          f"({limits.max_tables_in_play}); try again when one ends")
         if table_limiter is not None and not table_limiter.take(address):
             return _error(429, "rate_limited",
                           f"too many new tables from this address: at most "
                           f"{table_limiter.rate * 60:g} a minute")
+        if server_tables is not None and not server_tables.take():
+            return _error(429, "rate_limited",
+                          f"too many new tables on this server: at most "
+                          f"{server_tables.rate * 60:g} a minute; try again in a minute")
         try:
             data = await read_json(request)
             if not isinstance(data, dict):
@@ -271,8 +326,8 @@ def create_app(
         room.attach(conn)
         try:
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                message = await _receive(websocket, socket_idle)
+                if message is None:
                     break
                 raw = message.get("text")
                 if raw is None:
@@ -282,6 +337,31 @@ def create_app(
             pass
         finally:
             room.detach(conn)
+            pump.cancel()
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        waker = index.watch()
+        if waker is None:
+            await websocket.close(code=1013, reason="too many lobby sockets; try again later")
+            return
+        feed = LobbyFeed(index, waker, websocket.send_text)
+        pump = asyncio.get_running_loop().create_task(feed.pump())
+        bucket = None if limits is None else limits.socket_bucket()
+        try:
+            while True:
+                message = await _receive(websocket, socket_idle)
+                if message is None:
+                    break
+                # The lobby reads nothing but pings; anything else, or too much, is dropped.
+                if bucket is not None and not bucket.take():
+                    continue
+                if message.get("text") == '{"type":"ping"}':
+                    feed.ping()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            feed.close()
             pump.cancel()
 
     routes = [
@@ -296,21 +376,30 @@ def create_app(
         Route("/api/history", list_history),
         Route("/api/history/{match_id:number}", history_match),
         Route("/api/history/{match_id:number}/record.json", history_record),
+        WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(GuardMiddleware, guard=guard)])
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None = None,
-          grace: float = 60.0) -> None:
+          grace: float = 60.0, *, guard: Guard | None = None,
+          edge: EdgeLimits = DEFAULT_EDGE) -> None:
     """Run the server until interrupted (``sueca serve``). The database is opened (and
     locked) first: one another server holds, or a newer sueca wrote, raises
-    :class:`~sueca.server.storage.StorageError` before anything listens."""
+    :class:`~sueca.server.storage.StorageError` before anything listens. ``guard``: origins
+    allowed besides the server's own; ``edge``: deadlines and connection caps
+    (:mod:`sueca.server.transport`), the connection cap fitted below the file limit."""
     import uvicorn
 
+    edge = fit_to_file_limit(edge, raise_file_limit())
     store = SQLiteStorage(db_path or default_db_path(), lock=True)
-    app = create_app(storage=store, timing=Timing(grace=grace), limits=DEFAULT_LIMITS)
+    app = create_app(storage=store, timing=Timing(grace=grace), limits=DEFAULT_LIMITS,
+                     guard=guard)
     # Frames beyond 64 KiB close the socket outright; smaller oversized ones (over
     # MAX_MESSAGE) get an error message and change nothing.
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info")
+    config = uvicorn_config(app, host, port, edge, ws_max_size=64 * 1024, log_level="info")
+    limit_log_rate(edge.log_per_minute)  # after uvicorn's Config has set its handlers up
+    uvicorn.Server(config).run()

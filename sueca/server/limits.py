@@ -1,10 +1,13 @@
-"""Rate limits: what one socket may send, and how many tables one address may open.
+"""Rate limits: what one socket may send, how many tables one address (and the whole server)
+may open, and how many tables may be in play at once.
 
 A token bucket per socket and per client address: each message (or new table) takes a token,
 tokens come back at a steady rate up to a burst. A socket over its limit gets a
 ``rate_limited`` error for that message, which changes nothing; an address over its limit
-gets HTTP 429. ``sueca serve`` runs with :data:`DEFAULT_LIMITS`; tests and benchmarks that
-build the app themselves run without limits unless they pass some.
+gets HTTP 429, and so does anyone once the server as a whole has opened its share of tables
+this minute (many addresses together); a server already holding its most tables in play
+answers 503 until one ends. ``sueca serve`` runs with :data:`DEFAULT_LIMITS`; tests and
+benchmarks that build the app themselves run without limits unless they pass some.
 
 >>> clock = [0.0]
 >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: clock[0])
@@ -52,15 +55,24 @@ class TokenBucket:
 
 @dataclass(frozen=True)
 class Limits:
-    """Messages a second per socket (with a burst), new tables a minute per client address."""
+    """Messages a second per socket (with a burst), new tables a minute per client address and
+    for the whole server (each with a burst), and the tables in play at once."""
 
     messages_per_second: float = 10.0
     message_burst: int = 40
     tables_per_minute: float = 10.0
     table_burst: int = 10
+    # Many addresses together (a botnet, or a cross-site page's visitors): the server's share.
+    server_tables_per_minute: float = 120.0
+    server_table_burst: int = 60
+    # Tables whose match is not over; a finished one no longer counts.
+    max_tables_in_play: int = 1000
 
     def socket_bucket(self, clock: Clock = time.monotonic) -> TokenBucket:
         return TokenBucket(self.messages_per_second, self.message_burst, clock)
+
+    def server_bucket(self, clock: Clock = time.monotonic) -> TokenBucket:
+        return TokenBucket(self.server_tables_per_minute / 60, self.server_table_burst, clock)
 
 
 DEFAULT_LIMITS = Limits()

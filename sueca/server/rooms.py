@@ -56,7 +56,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from sueca.actions import ACTION_TYPES, Action, ActionError, AskRedeal, Redeal, action_from_dict
 from sueca.bots.base import decide
@@ -139,8 +139,19 @@ def client_action(message: dict[str, Any]) -> Action:
         raise TableError(str(error), "malformed") from None
 
 
+class RoomWatcher(Protocol):
+    """Told of every room added or broadcasting a change, and of every table removed from
+    memory: the lobby's index (:class:`sueca.server.lobby.LobbyIndex`)."""
+
+    def changed(self, room: Room) -> None: ...
+
+    def removed(self, table_id: str) -> None: ...
+
+
 class Room:
     """One table with its connections and its bots."""
+
+    watcher: RoomWatcher | None = None  # set by Rooms
 
     def __init__(self, table: Table, timing: Timing, executor: Executor, *,
                  gathering: bool = False) -> None:
@@ -383,6 +394,8 @@ class Room:
         cache: dict[int | str | None, str] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
+        if self.watcher is not None:
+            self.watcher.changed(self)  # what the lobby lists may have changed too
 
     # ---- bots and the flow of the match ----------------------------------------------------
 
@@ -478,6 +491,7 @@ class Rooms:
         self.executor = ThreadPoolExecutor(max_workers=bot_threads,
                                            thread_name_prefix="sueca-bot")
         self.rooms: dict[str, Room] = {}
+        self.watcher: RoomWatcher | None = None  # the lobby's index (lobby.LobbyIndex)
 
     def restore(self) -> None:
         """Load the stored tables and set their bots going (after a restart): every table in
@@ -508,6 +522,9 @@ class Rooms:
     def _add(self, table: Table, *, gathering: bool = False) -> Room:
         room = Room(table, self.timing, self.executor, gathering=gathering)
         self.rooms[table.id] = room
+        room.watcher = self.watcher
+        if self.watcher is not None:
+            self.watcher.changed(room)
         return room
 
     def get(self, table_id: str) -> Room | None:
