@@ -299,6 +299,18 @@ class PostgresStorage:
                             table_id, error)
         return out
 
+    def tables_in_play(self, finished_since: float = 0.0) -> list[str]:
+        """The ids of :meth:`open_tables`' tables, without reading their matches: what the
+        workers of a cluster look over for tables nobody owns."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT t.id FROM tables t"
+                " LEFT JOIN matches m ON m.table_id = t.id AND m.number ="
+                " (SELECT MAX(number) FROM matches WHERE table_id = t.id)"
+                " WHERE m.id IS NULL OR m.finished IS NULL OR m.finished >= %s"
+                " ORDER BY t.created", (finished_since,)).fetchall()
+        return [table_id for (table_id,) in rows]
+
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table with its latest match (a worker taking it over), or None."""
         with self._pool.connection() as conn:

@@ -105,3 +105,12 @@ def test_an_unreachable_server_is_refused_by_name() -> None:
 def test_redact_hides_the_password() -> None:
     assert redact("postgresql://u:pw@h:5/db") == "postgresql://u:***@h:5/db"
     assert redact("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_tables_in_play_are_open_tables_ids(store: PostgresStorage) -> None:
+    store.create_table("a", {})
+    store.create_table("b", {})
+    done = store.start_match("b", {}, 0, [])
+    store.score_match(done, [4, 0], 0)
+    assert store.tables_in_play() == [t.id for t in store.open_tables()] == ["a", "b"]
+    assert store.tables_in_play(finished_since=time.time() + 1) == ["a"]
