@@ -335,6 +335,32 @@ def arena(
 
 
 @app.command()
+def dataset(
+    games: Annotated[int, typer.Option(help="Matches to play, each a record.")],
+    bot: Annotated[str, typer.Option(help="The bot in every seat: e.g. heuristic, pimc, "
+                                          "ismcts.")],
+    out: Annotated[Path, typer.Option(help="Folder for records.jsonl and index.json.")],
+    seed: Annotated[int, typer.Option(help="The data set's seed: the same seed, the same "
+                                           "bytes.")] = 0,
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (the bytes do not depend on "
+                                              "them).")] = 1,
+) -> None:
+    """Self-play records for others to train on: one RECORD.md record per line, and an index
+    with the count, bot, rules, seed and SHA-256 of the lines (docs/env.md)."""
+    from sueca.dataset import make_dataset
+
+    table_rules = build_rules(rules, set_)
+    try:
+        index = make_dataset(table_rules, bot, games, seed, out, workers)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(f"{index['count']} records in {out / index['records']} "
+                  f"(sha256 {index['sha256']})", markup=False, soft_wrap=True)
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -342,6 +368,22 @@ def serve(
                                                  "directory).")] = None,
     grace: Annotated[float, typer.Option(help="Seconds before a bot plays for a player who "
                                               "dropped.")] = 60.0,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin whose pages may use this server (scheme://host[:port]; "
+             "repeatable), e.g. a site served from another host.")] = None,
+    forwarded_host: Annotated[bool, typer.Option(
+        help="Behind a reverse proxy that rewrites Host: take the request's host from "
+             "X-Forwarded-Host for the cross-site check.")] = False,
+    max_per_address: Annotated[int, typer.Option(
+        help="Open connections from one address (0: no cap; behind a reverse proxy, which "
+             "every connection comes from).")] = 128,
+    max_connections: Annotated[int, typer.Option(
+        help="Open connections in all (lowered to fit the open-file limit).")] = 4096,
+    request_timeout: Annotated[float, typer.Option(
+        help="Seconds a request's headers and body may take to arrive.")] = 10.0,
+    bot_workers: Annotated[int | None, typer.Option(
+        help="Processes the server's bots think in (default: the cores, at most 4; 0: "
+             "threads of the server's own process).")] = None,
 ) -> None:
     """Run the web table: open http://HOST:PORT/ in a browser and play."""
     from sueca.server import serve as run_server
@@ -349,9 +391,23 @@ def serve(
 
     if grace < 0:
         raise fail("--grace must be 0 or more")
+    if bot_workers is not None and not 0 <= bot_workers <= 64:
+        raise fail("--bot-workers must be from 0 to 64")
+    from sueca.server.guard import Guard
+    from sueca.server.transport import EdgeLimits
+
+    if max_per_address < 0 or max_connections < 1 or not 0 < request_timeout <= 300:
+        raise fail("--max-per-address must be 0 or more, --max-connections 1 or more, "
+                   "--request-timeout from 0 to 300 seconds")
+    try:
+        guard = Guard(tuple(allow_origin or ()), forwarded_host=forwarded_host)
+    except ValueError as error:
+        raise fail(f"--allow-origin: {error}") from None
+    edge = EdgeLimits(request_timeout=request_timeout, per_address=max_per_address,
+                      connections=max_connections)
     console.print(f"Sueca web table on http://{host}:{port}/  (Ctrl-C to stop)")
     try:
-        run_server(host, port, db, grace=grace)
+        run_server(host, port, db, grace=grace, guard=guard, edge=edge, bot_workers=bot_workers)
     except StorageError as error:  # a database in use by another server, or too new
         raise fail(str(error), code=1) from None
 
@@ -417,6 +473,9 @@ def review(
     max_worlds: Annotated[int, typer.Option(help="The most worlds sampled for one card "
                                                  "(1-1000).")] = 48,
     seed: Annotated[int, typer.Option(help="Seed of the worlds sampled.")] = 0,
+    svg: Annotated[Path | None, typer.Option(help="Write the evaluation graph here (SVG; "
+                                                  "with several deals or seats, one file "
+                                                  "each: NAME-deal1-seat0.svg).")] = None,
 ) -> None:
     """Review a record card by card: for each card a seat played, what every legal card was
     worth from what that seat knew (worlds sampled and solved), the points lost, a label
@@ -444,6 +503,13 @@ def review(
     except ReviewError as error:
         raise fail(f"{path}: {error}", code=1) from None
     words = language(lang)
+    if svg is not None:
+        from sueca.terminal.review import write_graphs
+
+        try:
+            write_graphs(reviews, words, svg)
+        except OSError as error:
+            raise fail(f"cannot write {svg}: {error}") from None
     if as_json:
         sys.stdout.write(json.dumps(review_document(reviews, words), ensure_ascii=False)
                          + "\n")

@@ -110,7 +110,7 @@ LAYERS = [
     ("referee", ("sueca.referee",)),
     ("records", ("sueca.record", "sueca.review")),
     ("front-ends", ("sueca.arena", "sueca.protocol", "sueca.terminal", "sueca.server",
-                    "sueca.cli", "sueca.__main__", "sueca.env")),
+                    "sueca.cli", "sueca.__main__", "sueca.env", "sueca.dataset")),
 ]
 
 
@@ -202,7 +202,7 @@ FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)  # Python 3.12+: f-stri
 
 
 FRONT_ENDS = ["sueca/terminal", "sueca/server", "sueca/protocol", "sueca/cli.py",
-              "sueca/arena", "sueca/record.py", "sueca/env"]
+              "sueca/arena", "sueca/record.py", "sueca/env", "sueca/dataset.py"]
 # The protocol's bot side rebuilds a seat's state from the messages it hears: it is the
 # engine's mirror in another process, not a front-end, and must replay what it is told.
 MIRRORS = {"sueca/protocol/tracker.py"}
