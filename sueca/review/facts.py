@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sueca.cards import (
     CARDS_PER_SUIT,
@@ -53,6 +54,15 @@ class Fact:
     suit: int | None = None
     seat: int | None = None
     count: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fact:
+        """The fact :meth:`to_json` wrote (a stored review's)."""
+        from sueca.cards import parse_card
+
+        card = data.get("card")
+        return cls(str(data["key"]), None if card is None else parse_card(str(card)),
+                   data.get("suit"), data.get("seat"), data.get("count"))
 
     def to_json(self) -> dict[str, object]:
         """``{"key": …}`` and the fields it has (cards as record names, ``"7H"``)."""

@@ -51,6 +51,8 @@ def deal_json(review: DealReview) -> dict[str, Any]:
         "deal": review.deal,
         "seat": review.seat,
         "side": review.side,
+        "players": review.rules.players,
+        "total_points": review.rules.total_points,
         "plays": [card_name(c) for c in review.plays],
         "played_by": list(review.played_by),
         "final": review.final,

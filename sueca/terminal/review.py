@@ -3,6 +3,7 @@ each card's reason in the chosen language."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -11,8 +12,9 @@ from rich.table import Table
 from sueca.bots import Bot
 from sueca.cards import Card, one_per_face
 from sueca.infostate import InformationState
-from sueca.review import DealReview, card_facts, reviews_json
+from sueca.review import LABELS, DealReview, card_facts, deal_json, reviews_json
 from sueca.review.estimate import side_points_taken
+from sueca.review.svg import graph_svg
 from sueca.terminal.i18n import Language
 
 
@@ -80,3 +82,21 @@ def print_review(reviews: list[DealReview], lang: Language, console: Console) ->
         if review.stopped:
             console.print(lang.text(f"review_stopped_{review.stopped}"))
     console.print(lang.text("review_dd_note"))
+
+
+def graph(review: DealReview, lang: Language) -> str:
+    """The deal's evaluation graph (:func:`sueca.review.svg.graph_svg`) in ``lang``."""
+    return graph_svg(deal_json(review), lang.text("review_expected"), lang.text("review_dd"),
+                     {key: lang.text(f"label_{key}") for key in LABELS})
+
+
+def write_graphs(reviews: list[DealReview], lang: Language, path: Path) -> list[Path]:
+    """Each review's graph as an SVG file: ``path`` itself for one review, else
+    ``NAME-deal1-seat0.svg`` beside it for each."""
+    written = []
+    for review in reviews:
+        target = path if len(reviews) == 1 else path.with_name(
+            f"{path.stem}-deal{review.deal + 1}-seat{review.seat}{path.suffix or '.svg'}")
+        target.write_text(graph(review, lang), encoding="utf-8")
+        written.append(target)
+    return written
