@@ -25,6 +25,7 @@ from collections.abc import Callable
 from sueca.bots.base import Bot
 from sueca.bots.heuristic import HeuristicBot
 from sueca.bots.ismcts import IsmctsBot
+from sueca.bots.levels import BY_NAME, LEVELS
 from sueca.bots.pimc import PimcBot
 from sueca.bots.random_bot import RandomBot
 
@@ -39,7 +40,8 @@ BOTS: dict[str, BotFactory] = {
     "pimc": PimcBot,
 }
 
-# The strongest bot available: what a table seats when the user does not choose.
+# The strongest bot available: what a table seats when the user does not choose (the level
+# "expert", sueca.bots.levels).
 STRONGEST = "pimc"
 
 
@@ -71,7 +73,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     name, _, option_text = base.partition(":")
     name = name.strip()
     if name not in BOTS:
-        known = ", ".join(sorted(BOTS))
+        known = ", ".join(sorted(n for n in BOTS if n not in BY_NAME))  # (and the levels)
         if PREFIXES:
             known += f"; prefixes: {', '.join(f'{p}:' for p in sorted(PREFIXES))}"
         raise ValueError(f"unknown bot {name!r} (known: {known})")
@@ -92,6 +94,15 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
         bot = SignalBot(bot)
     return bot
+
+
+def _level_factory(spec: str) -> BotFactory:
+    return lambda seed: make_bot(spec, seed)
+
+
+# The levels people choose from (sueca.bots.levels) are bot names too.
+for _level in LEVELS:
+    BOTS[_level.name] = _level_factory(_level.spec)
 
 
 __all__ = [

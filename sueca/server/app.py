@@ -282,9 +282,17 @@ def create_app(
         return JSONResponse({"token": token, "link": f"/t/{table_id}#{token}"})
 
     async def list_bots(request: Request) -> Response:
-        from sueca.bots import BOTS, STRONGEST
+        from sueca.bots import BOTS
+        from sueca.bots.levels import DEFAULT_LEVEL, LEVELS
 
-        return JSONResponse({"bots": sorted(BOTS), "default": STRONGEST})
+        # People choose a level (sueca.bots.levels); the algorithms stay accepted by name.
+        return JSONResponse({
+            "bots": [level.name for level in LEVELS],
+            "levels": [{"name": level.name, "description": level.description}
+                       for level in LEVELS],
+            "algorithms": sorted(name for name in BOTS if name not in
+                                 {level.name for level in LEVELS}),
+            "default": DEFAULT_LEVEL})
 
     async def list_history(request: Request) -> Response:
         return JSONResponse({"matches": [_match_summary(m)

@@ -58,7 +58,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from sueca.actions import ACTION_TYPES, Action, ActionError, AskRedeal, Redeal, action_from_dict
+from sueca.actions import (
+    ACTION_TYPES,
+    Action,
+    ActionError,
+    AskCard,
+    AskRedeal,
+    Redeal,
+    Request,
+    action_from_dict,
+)
 from sueca.bots.base import decide
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
@@ -159,6 +168,7 @@ class Room:
         # A new table waits for its invited players before anyone plays (restored ones were
         # under way: they do not gather again).
         self._gathering = gathering
+        self._pace = random.Random()  # the bots' varying pace (never the table's deal rng)
         self.timing = timing
         self.executor = executor
         self.connections: set[Connection] = set()
@@ -430,11 +440,11 @@ class Room:
         state = table.state
         assert state is not None
         version = table.version
-        pause = self.timing.bot_delay
-        if not state.trick and state.plays and not table.rules.no_looking_back:
-            pause += self.timing.trick_pause  # (no_looking_back: the cloth is cleared at once)
-        if pause:
-            await asyncio.sleep(pause)
+        pace = self.bot_pace(request)
+        if (self.timing.trick_pause and not state.trick and state.plays
+                and not table.rules.no_looking_back):
+            await asyncio.sleep(self.timing.trick_pause)  # the trick taken, on the cloth
+        thinking = time.monotonic()
         if table.version != version or not self.bot_plays(seat):
             return True  # something changed meanwhile (the player came back): look again
         standing_in = table.seats[seat].kind == "human"
@@ -449,11 +459,23 @@ class Room:
             action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
                 partial(decide, bot, info, strict=False, where=f"table {table.id}"))
+        left = pace - (time.monotonic() - thinking)  # the thinking counts toward the pace
+        if left > 0:
+            await asyncio.sleep(left)
         if table.version != version or not self.bot_plays(seat):
             return True  # a denunciation, or the player came back: look again
         table.submit(seat, action)
         self.broadcast()
         return True
+
+    def bot_pace(self, request: Request) -> float:
+        """How long a bot takes over a move, its thinking included: a person's pace, a little
+        different each time (``Timing.bot_delay`` times 0.75 to 1.6), and quicker when the
+        move is forced (one card to play: half the delay)."""
+        delay = self.timing.bot_delay
+        if type(request) is AskCard and len(request.legal) == 1:
+            return delay * self._pace.uniform(0.4, 0.6)
+        return delay * self._pace.uniform(0.75, 1.6)
 
     async def _await_ready(self) -> None:
         """At the end of a deal, wait for every present player to be ready (or the pause)."""

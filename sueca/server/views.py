@@ -31,6 +31,7 @@ from typing import Any
 
 from sueca.actions import AskBid, AskCard, AskRedeal, Denunciation, Request
 from sueca.auction import bidding_order
+from sueca.bots.levels import level_of
 from sueca.cards import SUIT_LETTERS, Card, CardMask, card_name, card_suit, mask_cards
 from sueca.infostate import InformationState, common_information
 from sueca.rules import Rules
@@ -210,7 +211,7 @@ def table_part(table: Table, presence: list[str], ready: set[int], *,
         "scoring": rules.scoring,
         "seats": [
             {"seat": i, "name": names[i], "named": bool(seat.name), "kind": seat.kind,
-             "level": seat.level,
+             "level": seat.level, "level_name": level_of(seat.level),
              # The partnerships of the rules; None at a bidding table (see ``sides``).
              "team": rules.teams[i] if rules.teams else None, "status": presence[i],
              "stand_in_in": waits[i]}

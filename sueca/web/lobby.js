@@ -24,8 +24,10 @@ function renderSeats() {
   const box = $("seats");
   const previous = [...box.querySelectorAll(".seat-row")].map((row) => ({
     kind: row.querySelector(".kind").value, level: row.querySelector(".level").value }));
+  // Levels by name and a line each (sueca.bots.levels); an algorithm's name as it is.
   const levels = (chosen) => bots.bots.map((b) =>
-    `<option value="${b}"${b === chosen ? " selected" : ""}>${b}</option>`).join("");
+    `<option value="${b}"${b === chosen ? " selected" : ""}>${
+      t(`level_${b}`) === `level_${b}` ? b : `${t(`level_${b}`)} — ${t(`level_${b}_help`)}`}</option>`).join("");
   let html = `<legend>${t("seats")}</legend>`;
   // Three players: at a four-seat table without bidding one seat may be a dummy, played by
   // its partner (the server checks there is at most one).

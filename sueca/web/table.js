@@ -213,7 +213,10 @@ function renderSeats() {
       badges.push(`<span class="badge waiting" title="${t("stand_in_soon")}"><span class="countdown" data-seat="${
         seat.seat}">${clock(secondsLeft(seat))}</span></span>`);
     }
-    if (seat.kind === "bot") badges.push(`<span class="badge">${t("status_bot")}</span>`);
+    if (seat.kind === "bot") {
+      const level = seat.level_name ? ` · ${t(`level_${seat.level_name}`)}` : "";
+      badges.push(`<span class="badge" title="${seat.level_name ? t(`level_${seat.level_name}_help`) : ""}">${t("status_bot")}${level}</span>`);
+    }
     if (seat.kind === "dummy" && seat.named) badges.push(`<span class="badge">${t("dummy")}</span>`);
     badges.push(...auctionBadges(seat.seat));
     const dealer = seat.seat === view.dealer

@@ -1,0 +1,46 @@
+"""Bot levels: the names people choose from (Beginner, Intermediate, Strong, Expert), each an
+existing bot spec.
+
+A level is what the lobby, the table page and every command offer instead of an algorithm's
+name: ``make_bot("strong")`` is the bot its spec names, and ``sueca play --bots beginner``,
+``sueca arena --bots expert,strong``, a seat's ``"level"`` in ``POST /api/tables`` all take
+them. The mapping is provisional: issue 20 calibrates the levels against one another and
+against people (a level's spec may change then; its name and its place in the order will not).
+Expert is the strongest bot available (:data:`sueca.bots.STRONGEST`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: its name (a bot spec of its own), the bot spec it plays as, and a line
+    saying what a person may expect of it."""
+
+    name: str
+    spec: str
+    description: str
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "random", "plays any card the rules allow, as a first-time player might"),
+    Level("intermediate", "heuristic",
+          "plays by the table's rules of thumb: follows its partner, saves its trumps"),
+    Level("strong", "ismcts:iterations=300",
+          "thinks ahead over the hands it cannot see (tree search)"),
+    Level("expert", "pimc", "the strongest bot: weighs every deal consistent with what it saw"),
+)
+BY_NAME = {level.name: level for level in LEVELS}
+DEFAULT_LEVEL = "expert"
+
+
+def level_of(spec: str) -> str | None:
+    """The level a bot spec is (a level's name, or the spec a level plays as), or None."""
+    if spec in BY_NAME:
+        return spec
+    return next((level.name for level in LEVELS if level.spec == spec), None)
+
+
+__all__ = ["BY_NAME", "DEFAULT_LEVEL", "LEVELS", "Level", "level_of"]
