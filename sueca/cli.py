@@ -381,6 +381,19 @@ def serve(
         help="Open connections in all (lowered to fit the open-file limit).")] = 4096,
     request_timeout: Annotated[float, typer.Option(
         help="Seconds a request's headers and body may take to arrive.")] = 10.0,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin whose pages may use this server (scheme://host[:port]; "
+             "repeatable), e.g. a site served from another host.")] = None,
+    forwarded_host: Annotated[bool, typer.Option(
+        help="Behind a reverse proxy that rewrites Host: take the request's host from "
+             "X-Forwarded-Host for the cross-site check.")] = False,
+    max_per_address: Annotated[int, typer.Option(
+        help="Open connections from one address (0: no cap; behind a reverse proxy, which "
+             "every connection comes from).")] = 128,
+    max_connections: Annotated[int, typer.Option(
+        help="Open connections in all (lowered to fit the open-file limit).")] = 4096,
+    request_timeout: Annotated[float, typer.Option(
+        help="Seconds a request's headers and body may take to arrive.")] = 10.0,
     bot_workers: Annotated[int | None, typer.Option(
         help="Processes the server's bots think in (default: the cores, at most 4; 0: "
              "threads of the server's own process).")] = None,
@@ -405,9 +418,21 @@ def serve(
         raise fail(f"--allow-origin: {error}") from None
     edge = EdgeLimits(request_timeout=request_timeout, per_address=max_per_address,
                       connections=max_connections)
+    from sueca.server.guard import Guard
+    from sueca.server.transport import EdgeLimits
+
+    if max_per_address < 0 or max_connections < 1 or not 0 < request_timeout <= 300:
+        raise fail("--max-per-address must be 0 or more, --max-connections 1 or more, "
+                   "--request-timeout from 0 to 300 seconds")
+    try:
+        guard = Guard(tuple(allow_origin or ()), forwarded_host=forwarded_host)
+    except ValueError as error:
+        raise fail(f"--allow-origin: {error}") from None
+    edge = EdgeLimits(request_timeout=request_timeout, per_address=max_per_address,
+                      connections=max_connections)
     console.print(f"Sueca web table on http://{host}:{port}/  (Ctrl-C to stop)")
     try:
-        run_server(host, port, db, grace=grace, guard=guard, edge=edge, bot_workers=bot_workers)
+        run_server(host, port, db, grace=grace, guard=guard, edge=edge, guard=guard, edge=edge, bot_workers=bot_workers)
     except StorageError as error:  # a database in use by another server, or too new
         raise fail(str(error), code=1) from None
 

@@ -55,10 +55,16 @@ class EdgeLimits:
     per_address: int = 128  # open connections from one address (0: no cap, behind a proxy)
     connections: int = 4096  # open connections in all (lowered to fit the descriptor limit)
     ws_ping: float = 20.0  # seconds between pings to a WebSocket, and to wait for its pong
+    # Connections the kernel queues for accepting; asyncio accepts up to this many in one go,
+    # before any of them is refused, so they count against the file limit too.
+    backlog: int = 2048
     log_per_minute: int = 20  # the same log message at most this often
 
 
 DEFAULT_EDGE = EdgeLimits()
+LINGERING = 64  # refused connections drained at once, at most (each for LINGER seconds)
+LINGER = 1.0
+OWN_FILES = 64  # descriptors the process keeps for everything but connections
 
 
 class ConnectionGuard:
@@ -69,6 +75,7 @@ class ConnectionGuard:
         self._address: dict[Any, str] = {}  # transport → its peer's address
         self._per_address: dict[str, int] = {}
         self.refused = 0
+        self.lingering = 0  # refused connections still being told why
 
     @property
     def open(self) -> int:
@@ -122,14 +129,28 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
+        self._refused = False
         address = self.client[0] if self.client else "?"
         refused = self.guard.admit(transport, address)
         if refused is not None:
             log.warning("connection from %s refused: %s", address, refused[1])
-            transport.write(_refusal(*refused))
-            transport.close()
+            self._refuse(transport, refused)
             return
         self._arm_deadline()
+
+    def _refuse(self, transport: asyncio.Transport, refused: tuple[int, str]) -> None:
+        """Say why and close. Closing a socket whose request is unread sends a reset, which
+        may overtake the answer: so a few refused connections at a time are half-closed and
+        drained for a moment first; past those, the flood is simply cut."""
+        self._refused = True
+        transport.write(_refusal(*refused))
+        if self.guard.lingering >= LINGERING or not transport.can_write_eof():
+            transport.close()
+            return
+        self.guard.lingering += 1
+        self._lingering = True
+        transport.write_eof()
+        self.loop.call_later(LINGER, transport.close)
 
     def _arm_deadline(self) -> None:
         self._deadline = self.loop.call_later(self.guard.limits.request_timeout,
@@ -149,6 +170,8 @@ class GuardedH11Protocol(H11Protocol):
         self.transport.close()
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # a refused connection's request: drained, unread
         if self._deadline is None and self.conn.their_state is h11.IDLE:
             self._arm_deadline()  # the first byte of a next request on a kept-alive connection
         super().data_received(data)
@@ -162,6 +185,9 @@ class GuardedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_deadline()
         self.guard.release(self.transport)
+        if getattr(self, "_lingering", False):
+            self._lingering = False
+            self.guard.lingering -= 1
         super().connection_lost(exc)
 
 
@@ -202,12 +228,15 @@ def raise_file_limit() -> int | None:
 
 
 def fit_to_file_limit(limits: EdgeLimits, file_limit: int | None) -> EdgeLimits:
-    """The connection cap lowered to leave descriptors for everything else (the database,
-    the bots' processes, the log): a quarter of the limit, at most 256, stays free."""
+    """The caps lowered so that a flood never reaches ``EMFILE``: a burst of accepted
+    connections (the backlog, an eighth of the limit at most), the refused ones still being
+    told why (:data:`LINGERING`) and the process's own files (the database, the bots'
+    processes, the log: :data:`OWN_FILES`) all fit beside the open connections."""
     if file_limit is None:
         return limits
-    spare = min(256, file_limit // 4)
-    return replace(limits, connections=max(8, min(limits.connections, file_limit - spare)))
+    backlog = max(8, min(limits.backlog, file_limit // 8))
+    room = file_limit - backlog - LINGERING - OWN_FILES
+    return replace(limits, backlog=backlog, connections=max(8, min(limits.connections, room)))
 
 
 class LogRateLimit(logging.Filter):
@@ -290,7 +319,7 @@ def uvicorn_config(app: Any, host: str, port: int, limits: EdgeLimits = DEFAULT_
     import uvicorn
 
     http, ws = protocol_classes(ConnectionGuard(limits))
-    return uvicorn.Config(app, host=host, port=port, http=http, ws=ws,
+    return uvicorn.Config(app, host=host, port=port, http=http, ws=ws, backlog=limits.backlog,
                           timeout_keep_alive=limits.keep_alive,
                           ws_ping_interval=limits.ws_ping, ws_ping_timeout=limits.ws_ping,
                           **options)
