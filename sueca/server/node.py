@@ -1,0 +1,519 @@
+"""One worker of a cluster (``sueca serve --redis … --db postgresql://…``): the tables it
+owns, and the sockets it relays to the tables other workers own.
+
+Each table is played by one worker, its owner (its lease: :mod:`sueca.server.cluster`). A
+socket may land on any worker. On the owner it is an ordinary connection of the table's room.
+On any other worker it is *relayed*: its messages go to the owner's inbox on Redis, where the
+owner has a stand-in :class:`~sueca.server.rooms.Connection` for it in the room, joined to the
+seat the socket joined; what the room sends that stand-in (the state message of *its* seat, an
+error, a pong) comes back addressed to that one socket, which the relaying worker forwards.
+A view is built for one seat and sent to one socket, as in a single process, so a relayed
+socket never sees another seat's cards.
+
+A worker dies: its leases lapse (:data:`~sueca.server.cluster.LEASE_TTL`). Every worker looks
+over the tables in play each :attr:`Node.adopt_every` seconds and takes those nobody owns: it
+fences the store with its new lease token, reads the table from the store and restores it at
+the card where it stopped (what the dead owner stored is all there is: it showed no move it had
+not stored). The sockets other workers relayed to the dead owner are sent on to the new one,
+joined again to their seats; the sockets that were on the dead worker itself reconnect (the
+table page does) and land on a live one.
+
+A worker that loses a lease it still believed it held (it was paused too long) drops the table
+at once and sends its sockets on to the new owner; its writes were already refused by the
+store's fence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sueca.server.cluster import Cluster, Lease, SyncLeases
+from sueca.server.limits import TokenBucket
+from sueca.server.postgres import LeasedStorage, PostgresStorage
+from sueca.server.rooms import RESTORE_FINISHED, Connection, Room, Rooms, Timing
+from sueca.server.storage import StoredTable
+from sueca.server.tables import Table, TableError
+
+log = logging.getLogger("sueca.server")
+
+ADOPT_EVERY = 1.0  # seconds between two looks for tables nobody owns
+RELAY_QUEUE = 64  # messages of one relayed socket waiting at its owner; more are dropped
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """How a worker joins a cluster: the Redis and PostgreSQL servers (``--redis``,
+    ``--db``), the key prefix (several clusters on one Redis), and the lease's timing."""
+
+    redis_url: str
+    db_url: str
+    prefix: str = "sueca"
+    lease_ttl: float = 5.0
+    heartbeat_every: float = 1.0
+    adopt_every: float = ADOPT_EVERY
+
+
+class Forward(Connection):
+    """A socket's connection in a room of this worker: what the room sends it goes into the
+    socket's own outbox (``out``, which outlives any one room: a table taken over here gets a
+    new Forward of the same socket)."""
+
+    def __init__(self, out: Connection) -> None:
+        super().__init__(out._send, out.bucket)
+        self.out = out
+
+    def push(self, kind: str, text: str) -> None:
+        if not self.closed:
+            self.out.push(kind, text)
+
+
+@dataclass(eq=False)
+class Link:
+    """One socket on this worker: its outbox (``out``), where its messages go (``owner``:
+    this worker's id, or the worker it is relayed to; ``attached``, its connection in the room
+    when here) and the last seat it joined (its join message, replayed to a new owner)."""
+
+    id: str
+    table_id: str
+    out: Connection
+    owner: str | None = None
+    attached: Forward | None = None
+    join: str | None = None
+    moving: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(eq=False)
+class StandIn:
+    """A socket relayed here from another worker: its connection in the room, and its
+    messages in order."""
+
+    room: Room
+    conn: Connection
+    queue: asyncio.Queue[str]
+    tasks: list[asyncio.Task[None]]
+
+
+class Node:
+    """A worker: its rooms (tables it owns), its cluster handle and the relays."""
+
+    def __init__(self, cluster: Cluster, store: PostgresStorage, rooms: Rooms, *,
+                 adopt_every: float = ADOPT_EVERY) -> None:
+        self.cluster = cluster
+        self.store = store
+        self.rooms = rooms
+        self.adopt_every = adopt_every
+        self.me = cluster.worker_id
+        self.links: dict[str, Link] = {}  # this worker's sockets, by link id
+        self.stand_ins: dict[tuple[str, str], StandIn] = {}  # (worker, link id) → its stand-in
+        self._broken: dict[str, float] = {}  # tables that would not restore: when tried
+        self._tasks: list[asyncio.Task[None]] = []
+        self._moves: set[asyncio.Task[bool]] = set()  # sockets being sent on to a new owner
+        self._stopping = False
+
+    # ---- life ------------------------------------------------------------------------------
+
+    async def start(self, **info: Any) -> None:
+        await self.cluster.join(**info)
+        ready = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(ready)),
+                       loop.create_task(self._every(self.cluster.heartbeat_every,
+                                                    self._heartbeat)),
+                       loop.create_task(self._every(self.adopt_every, self._adopt_unowned))]
+        await asyncio.wait_for(ready.wait(), 10)
+        await self._adopt_unowned()
+
+    async def stop(self) -> None:
+        """Leave the cluster: the leases are released, so the others take the tables over at
+        once (a clean shutdown), and the relayed sockets are closed."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for stand_in in list(self.stand_ins.values()):
+            for task in stand_in.tasks:
+                task.cancel()
+        with contextlib.suppress(Exception):
+            await self.cluster.leave()
+        await self.cluster.close()
+
+    async def _every(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await step()
+            except Exception as error:  # Redis away for a moment: try again next time
+                log.warning("cluster: %s failed: %s: %s", step.__name__.strip("_"),
+                            type(error).__name__, error)
+
+    # ---- owning tables ---------------------------------------------------------------------
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.cluster.leases and table_id in self.rooms.rooms
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take a table nobody owns: its lease, the store fenced with it, the table restored
+        from the store; this worker's sockets of it attached here. False if another worker
+        got it first, or it is no table (or one that does not restore)."""
+        if self.owns(table_id):
+            return True
+        lease = await self.cluster.acquire(table_id)
+        if lease is None:
+            return False
+        try:
+            room = await self._restore(table_id, lease)
+        except Exception as error:
+            log.warning("table %s: not taken over: %s: %s", table_id, type(error).__name__,
+                        error)
+            room = None
+        if room is None:
+            await self.cluster.release(lease)
+            return False
+        log.info("table %s: taken over by %s (lease %d)", table_id, self.me, lease.token)
+        # This worker's sockets of the table, relayed until now, join it here (one being
+        # routed already finds it here itself).
+        for link in self.links.values():
+            if link.table_id == table_id and link.owner != self.me and not link.moving.locked():
+                self._move(link)
+        return True
+
+    def _move(self, link: Link) -> None:
+        """Route the socket again, in a task of its own (kept, so it is not collected)."""
+        task = asyncio.get_running_loop().create_task(self._route(link))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    async def _restore(self, table_id: str, lease: Lease) -> Room | None:
+        writer = self.rooms.writer
+        if not await writer.call(self.store.fence, table_id, lease.token):
+            return None  # a later lease fenced it already: that owner plays it
+        stored = await writer.call(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        stale = self.rooms.rooms.pop(table_id, None)
+        if stale is not None:  # a room of an earlier lease, that lapsed: the store is newer
+            stale.close()
+        room = await _restore_table(self.rooms, stored)
+        if room is None:
+            self._broken[table_id] = time.monotonic()
+        return room
+
+    async def _adopt_unowned(self) -> None:
+        """Take a fair share of the tables in play that nobody owns (a worker died, or the
+        whole cluster was restarted)."""
+        if self._stopping:
+            return
+        ids = await self.rooms.writer.call(self.store.tables_in_play,
+                                           time.time() - RESTORE_FINISHED)
+        now = time.monotonic()
+        owners = await self.cluster.owners(ids)
+        unowned = [t for t, owner in owners.items() if owner is None
+                   and now - self._broken.get(t, -3600.0) > 600]
+        if not unowned:
+            return
+        workers = max(1, len(await self.cluster.workers()))
+        random.shuffle(unowned)
+        for table_id in unowned[:max(1, -(-len(unowned) // workers))]:
+            await self.adopt(table_id)
+
+    async def _heartbeat(self) -> None:
+        lost = await self.cluster.heartbeat()
+        for lease in lost:
+            await self._drop(lease.table_id, "its lease lapsed")
+        # Sockets relayed to an owner that is gone, or that changed: send them on.
+        relayed = {lk.table_id for lk in self.links.values() if lk.owner not in (None, self.me)}
+        if relayed:
+            owners = await self.cluster.owners(relayed)
+            for link in list(self.links.values()):
+                if link.table_id in owners and owners[link.table_id] != link.owner:
+                    await self._route(link)
+        # Stand-ins of sockets whose worker died: their seats are away now.
+        for worker in {w for w, _ in self.stand_ins}:
+            if not await self.cluster.alive(worker):
+                for key in [k for k in self.stand_ins if k[0] == worker]:
+                    self._drop_stand_in(key)
+
+    async def _drop(self, table_id: str, why: str) -> None:
+        """Stop playing a table (its lease is gone): its room leaves memory, its sockets go
+        to the new owner."""
+        log.warning("table %s: dropped by %s: %s", table_id, self.me, why)
+        room = self.rooms.rooms.pop(table_id, None)
+        if room is not None:
+            room.close()
+            if self.rooms.watcher is not None:
+                self.rooms.watcher.removed(table_id)
+        for key, stand_in in list(self.stand_ins.items()):
+            if stand_in.room is room:
+                self._drop_stand_in(key)
+                await self.cluster.send_to(key[0], {"op": "moved", "link": key[1]})
+        for link in [lk for lk in self.links.values() if lk.table_id == table_id]:
+            link.owner = None
+            await self._route(link)
+
+    # ---- this worker's sockets -------------------------------------------------------------
+
+    async def serve_socket(self, table_id: str, out: Connection,
+                           receive: Callable[[], Awaitable[str | bytes | None]]) -> bool:
+        """Serve one socket of ``table_id`` until it closes: ``out`` is its outbox (pumped by
+        the caller, with its rate limit), ``receive`` gives its next message (None once it
+        closed). False at once if there is no such table."""
+        link = Link(secrets.token_urlsafe(9), table_id, out)
+        self.links[link.id] = link
+        try:
+            if not await self._route(link):
+                return False
+            while (raw := await receive()) is not None:
+                await self._forward(link, raw)
+            return True
+        finally:
+            self.links.pop(link.id, None)
+            await self._unroute(link)
+
+    async def _route(self, link: Link) -> bool:
+        """Attach the socket where its table is played: here, or relayed to its owner (taking
+        the table first if nobody owns it). False if there is no such table."""
+        async with link.moving:
+            await self._unroute(link)
+            owner = await self.cluster.owner(link.table_id)
+            if owner is None and not await self.adopt(link.table_id):
+                owner = await self.cluster.owner(link.table_id)
+                if owner is None:
+                    return False
+            worker = self.me if owner is None else owner[0]
+            if worker == self.me:
+                room = self.rooms.rooms.get(link.table_id)
+                if room is None:
+                    return False
+                link.owner = self.me
+                link.attached = Forward(link.out)
+                room.attach(link.attached)
+                if link.join is not None:
+                    await room.handle(link.attached, link.join)
+            else:
+                link.owner = worker
+                await self.cluster.send_to(worker, {"op": "attach", "from": self.me,
+                                                    "link": link.id, "table": link.table_id})
+                if link.join is not None:
+                    await self._relay(link, link.join)
+            return True
+
+    async def _unroute(self, link: Link) -> None:
+        owner, link.owner = link.owner, None
+        attached, link.attached = link.attached, None
+        if attached is not None:
+            room = self.rooms.rooms.get(link.table_id)
+            if room is not None and attached in room.connections:
+                room.detach(attached)
+            attached.closed = True
+        elif owner is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.send_to(owner, {"op": "detach", "from": self.me,
+                                                   "link": link.id})
+
+    async def _forward(self, link: Link, raw: str | bytes) -> None:
+        text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+        if _is_join(text):
+            link.join = text  # the seat it holds, for a new owner
+        if link.owner is None:
+            await self._route(link)
+        if link.attached is not None:
+            room = self.rooms.rooms.get(link.table_id)
+            if room is not None:
+                await room.handle(link.attached, raw)
+            return
+        bucket = link.out.bucket
+        if bucket is not None and not bucket.take():  # the rate limit, before Redis
+            link.out.push("error", json.dumps({
+                "type": "error", "code": "rate_limited",
+                "message": f"too many messages: at most {bucket.rate:g} a second"}))
+            return
+        await self._relay(link, text)
+
+    async def _relay(self, link: Link, text: str) -> None:
+        if link.owner is not None:
+            await self.cluster.send_to(link.owner, {"op": "msg", "from": self.me,
+                                                    "link": link.id, "raw": text})
+
+    # ---- the inbox ---------------------------------------------------------------------------
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        async for _, message in self.cluster.listen(self.cluster.keys.inbox(self.me),
+                                                    ready=ready):
+            try:
+                await self._on_message(message)
+            except Exception as error:
+                log.warning("cluster: a message to %s failed: %s: %s", self.me,
+                            type(error).__name__, error)
+
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        op, sender, link_id = message.get("op"), message.get("from"), message.get("link")
+        if not isinstance(link_id, str):
+            return
+        if op == "out":  # the owner's message to one of this worker's relayed sockets
+            link = self.links.get(link_id)
+            text = message.get("text")
+            if link is not None and isinstance(text, str):
+                link.out.push("state" if text.startswith('{"type":"state"') else "reply",
+                              text)
+            return
+        if op == "moved":  # that owner no longer plays the table: find the new one
+            link = self.links.get(link_id)
+            if link is not None:
+                link.owner = None
+                self._move(link)
+            return
+        if not isinstance(sender, str):
+            return
+        key = (sender, link_id)
+        if op == "attach":
+            table_id = message.get("table")
+            room = self.rooms.rooms.get(table_id) if isinstance(table_id, str) else None
+            if room is None or not self.owns(room.table.id):
+                await self.cluster.send_to(sender, {"op": "moved", "link": link_id})
+                return
+            self._drop_stand_in(key)
+            self.stand_ins[key] = self._stand_in(key, room)
+        elif op == "msg":
+            stand_in = self.stand_ins.get(key)
+            raw = message.get("raw")
+            if stand_in is None:
+                await self.cluster.send_to(sender, {"op": "moved", "link": link_id})
+            elif isinstance(raw, str):
+                if stand_in.queue.full():  # a socket far ahead of its table: shed, no queue
+                    stand_in.conn.push("error", json.dumps({
+                        "type": "error", "code": "rate_limited",
+                        "message": "too many messages waiting; this one was dropped"}))
+                else:
+                    stand_in.queue.put_nowait(raw)
+        elif op == "detach":
+            self._drop_stand_in(key)
+
+    def _stand_in(self, key: tuple[str, str], room: Room) -> StandIn:
+        worker, link_id = key
+        cluster = self.cluster
+
+        async def send(text: str) -> None:
+            await cluster.send_to(worker, {"op": "out", "link": link_id, "text": text})
+
+        conn = Connection(send)  # (the socket's worker applies its rate limit)
+        queue: asyncio.Queue[str] = asyncio.Queue(RELAY_QUEUE)
+
+        async def handle() -> None:
+            while True:
+                raw = await queue.get()
+                try:
+                    await room.handle(conn, raw)
+                except Exception:
+                    log.exception("table %s: a relayed message failed", room.table.id)
+
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(conn.pump()), loop.create_task(handle())]
+        room.attach(conn)
+        return StandIn(room, conn, queue, tasks)
+
+    def _drop_stand_in(self, key: tuple[str, str]) -> None:
+        stand_in = self.stand_ins.pop(key, None)
+        if stand_in is None:
+            return
+        for task in stand_in.tasks:
+            task.cancel()
+        if stand_in.conn in stand_in.room.connections:
+            stand_in.room.detach(stand_in.conn)
+
+
+def _is_join(text: str) -> bool:
+    if '"join"' not in text:
+        return False
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "join"
+
+
+async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None = None,
+                    **rooms_options: Any) -> tuple[Node, PostgresStorage]:
+    """A worker joined to its cluster: its store (fenced by its leases), its rooms (none
+    yet: it takes tables as it finds them unowned or as sockets ask), and its relays."""
+    store = PostgresStorage(options.db_url, lock=False)
+    try:
+        cluster = Cluster.from_url(options.redis_url, prefix=options.prefix,
+                                   lease_ttl=options.lease_ttl,
+                                   heartbeat_every=options.heartbeat_every)
+        leases = SyncLeases(options.redis_url, cluster)
+
+        def token_for(table_id: str) -> int | None:
+            lease = cluster.leases.get(table_id)
+            return None if lease is None else lease.token
+
+        def lease_new(table_id: str) -> int | None:
+            lease = leases.acquire(table_id)
+            return None if lease is None else lease.token
+
+        rooms = Rooms(LeasedStorage(store, token_for, lease_new), timing, seed=seed,
+                      **rooms_options)
+        node = Node(cluster, store, rooms, adopt_every=options.adopt_every)
+    except BaseException:
+        store.close()
+        raise
+    return node, store
+
+
+async def _restore_table(rooms: Rooms, stored: StoredTable) -> Room | None:
+    """The table restored into ``rooms`` at the move where it stopped, its bots going; None
+    (logged) if it does not restore."""
+    try:
+        table = Table.restore(stored, rooms.storage, rooms.rng, autosave=False)
+    except Exception as error:
+        log.warning("table %s skipped: it cannot be restored: %s: %s", stored.id,
+                    type(error).__name__, error)
+        return None
+    room = rooms._add(table)
+    try:
+        await room._save()  # a deal dealt again, a score the owner before had not stored
+    except TableError:
+        rooms.rooms.pop(table.id, None)
+        room.close()
+        return None
+    room.kick()
+    return room
+
+
+async def serve_websocket(node: Node, websocket: WebSocket, table_id: str,
+                          bucket: TokenBucket | None,
+                          receive: Callable[[], Awaitable[dict[str, Any] | None]]) -> None:
+    """One table socket of a worker (the app's ``/ws/{table}``): its outbox and rate limit
+    here, its messages to the table wherever it is played."""
+    out = Connection(websocket.send_text, bucket)
+    pump = asyncio.get_running_loop().create_task(out.pump())
+
+    async def next_raw() -> str | bytes | None:
+        message = await receive()
+        if message is None:
+            return None
+        raw: str | bytes | None = message.get("text")
+        return raw if raw is not None else (message.get("bytes") or b"")
+
+    try:
+        if not await node.serve_socket(table_id, out, next_raw):
+            await websocket.send_text(json.dumps(
+                {"type": "error", "code": "no_table", "message": "no such table"}))
+            await websocket.close(code=4404)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        out.closed = True
+        pump.cancel()
