@@ -291,9 +291,15 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     progress: Annotated[bool | None, typer.Option(help="Show a progress bar (default: when "
                                                        "the terminal shows it).")] = None,
+    backend: Annotated[str, typer.Option(help="Where the boards are played: local (this "
+                                              "machine's cores) or ray (a Ray cluster).")
+                       ] = "local",
+    address: Annotated[str | None, typer.Option(help="The Ray cluster's address (HOST:PORT, "
+                                                     "auto, ray://HOST:10001; default: a Ray "
+                                                     "instance started here).")] = None,
 ) -> None:
-    """Duplicate round robin between bots, on every core: margins with 95% intervals, deals
-    and pairs won, Elo for three or more bots (docs/arena.md)."""
+    """Duplicate round robin between bots, on every core or a Ray cluster: margins with 95%
+    intervals, deals and pairs won, Elo for three or more bots (docs/arena.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from sueca.arena.tournament import run_arena
@@ -325,7 +331,7 @@ def arena(
     try:
         with bar:
             result = run_arena(table_rules, names, deals, seed, workers, test, records,
-                               on_progress)
+                               on_progress, backend=backend, address=address)
     except ValueError as error:
         raise fail(str(error)) from None
     if as_json:
@@ -360,27 +366,41 @@ def dataset(
                   f"(sha256 {index['sha256']})", markup=False, soft_wrap=True)
 
 
+def _serve_cluster(host: str, port: int, db: str, redis_url: str, workers: int,
+                   **options: Any) -> int:
+    """``sueca serve --redis``: this machine's workers of a cluster, once its database and
+    Redis answer."""
+    from sueca.server.botpool import default_bot_workers
+    from sueca.server.node import ClusterOptions, check_cluster
+    from sueca.server.workers import run_workers
+
+    cluster = ClusterOptions(redis_url=redis_url, db_url=db)
+    check_cluster(cluster)
+    if options["bot_workers"] is None:  # the machine's bot processes, shared out
+        options["bot_workers"] = max(1, default_bot_workers() // workers)
+    serve_options = {"host": host, "port": port, "cluster": cluster, **options}
+    if workers == 1:
+        from sueca.server import serve as run_server
+
+        run_server(**serve_options)
+        return 0
+    return run_workers(workers, serve_options)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[Path | None, typer.Option(help="SQLite database (default: the user's data "
-                                                 "directory).")] = None,
+    db: Annotated[str | None, typer.Option(
+        help="Where the tables are kept: a SQLite file (default: the user's data directory) "
+             "or a PostgreSQL server, postgresql://user:password@host:port/database.")] = None,
     grace: Annotated[float, typer.Option(help="Seconds before a bot plays for a player who "
                                               "dropped.")] = 60.0,
-    allow_origin: Annotated[list[str] | None, typer.Option(
-        help="Another origin whose pages may use this server (scheme://host[:port]; "
-             "repeatable), e.g. a site served from another host.")] = None,
-    forwarded_host: Annotated[bool, typer.Option(
-        help="Behind a reverse proxy that rewrites Host: take the request's host from "
-             "X-Forwarded-Host for the cross-site check.")] = False,
-    max_per_address: Annotated[int, typer.Option(
-        help="Open connections from one address (0: no cap; behind a reverse proxy, which "
-             "every connection comes from).")] = 128,
-    max_connections: Annotated[int, typer.Option(
-        help="Open connections in all (lowered to fit the open-file limit).")] = 4096,
-    request_timeout: Annotated[float, typer.Option(
-        help="Seconds a request's headers and body may take to arrive.")] = 10.0,
+    redis_url: Annotated[str | None, typer.Option(
+        "--redis", help="Serve as a worker of a cluster: the Redis server its workers share "
+                        "(redis://host:port/0), with a PostgreSQL --db (docs/deploy.md).")] = None,
+    workers: Annotated[int, typer.Option(
+        help="Worker processes behind this one port (with --redis).")] = 1,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin whose pages may use this server (scheme://host[:port]; "
              "repeatable), e.g. a site served from another host.")] = None,
@@ -406,18 +426,16 @@ def serve(
         raise fail("--grace must be 0 or more")
     if bot_workers is not None and not 0 <= bot_workers <= 64:
         raise fail("--bot-workers must be from 0 to 64")
-    from sueca.server.guard import Guard
-    from sueca.server.transport import EdgeLimits
+    if not 1 <= workers <= 64:
+        raise fail("--workers must be from 1 to 64")
+    from sueca.server.backends import is_postgres_url
 
-    if max_per_address < 0 or max_connections < 1 or not 0 < request_timeout <= 300:
-        raise fail("--max-per-address must be 0 or more, --max-connections 1 or more, "
-                   "--request-timeout from 0 to 300 seconds")
-    try:
-        guard = Guard(tuple(allow_origin or ()), forwarded_host=forwarded_host)
-    except ValueError as error:
-        raise fail(f"--allow-origin: {error}") from None
-    edge = EdgeLimits(request_timeout=request_timeout, per_address=max_per_address,
-                      connections=max_connections)
+    if redis_url is None and workers > 1:
+        raise fail("--workers needs --redis and a PostgreSQL --db: the workers share their "
+                   "tables through them (docs/deploy.md)")
+    if redis_url is not None and (db is None or not is_postgres_url(db)):
+        raise fail("--redis needs a PostgreSQL --db (postgresql://…): the workers of a "
+                   "cluster share one database (docs/deploy.md)")
     from sueca.server.guard import Guard
     from sueca.server.transport import EdgeLimits
 
@@ -432,7 +450,10 @@ def serve(
                       connections=max_connections)
     console.print(f"Sueca web table on http://{host}:{port}/  (Ctrl-C to stop)")
     try:
-        run_server(host, port, db, grace=grace, guard=guard, edge=edge, guard=guard, edge=edge, bot_workers=bot_workers)
+        if redis_url is not None and db is not None:
+            raise typer.Exit(_serve_cluster(host, port, db, redis_url, workers, grace=grace,
+                                            guard=guard, edge=edge, bot_workers=bot_workers))
+        run_server(host, port, db, grace=grace, guard=guard, edge=edge, bot_workers=bot_workers)
     except StorageError as error:  # a database in use by another server, or too new
         raise fail(str(error), code=1) from None
 

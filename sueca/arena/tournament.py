@@ -16,17 +16,15 @@ stopping point of an SPRT and the records do not depend on the number of workers
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
-from sueca.arena.play import BoardResult, DuplicateSummary, play_board, safe_name
+from sueca.arena.backends import BACKENDS, Task, open_pool, play_task
+from sueca.arena.play import BoardResult, DuplicateSummary, safe_name
 from sueca.arena.stats import Rating, Sprt, bradley_terry
 from sueca.rules import Rules
 
@@ -87,19 +85,6 @@ class ArenaResult:
         return "\n\n".join(blocks)
 
 
-@lru_cache(maxsize=8)
-def _rules(text: str) -> Rules:
-    """One Rules object per worker and table: the engine's lookup tables hang off it."""
-    return Rules.from_dict(json.loads(text))
-
-
-def _play(task: tuple[str, str, str, int, int, str | None]) -> BoardResult:
-    """A worker's job: one board of one pair (a top-level function, so a pool can send it)."""
-    rules_text, bot_a, bot_b, index, seed, records = task
-    return play_board(_rules(rules_text), bot_a, bot_b, index, seed,
-                      Path(records) if records else None)
-
-
 def round_robin(bots: Sequence[str]) -> list[tuple[str, str]]:
     """Every pair of distinct bots once, in the order given."""
     return [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
@@ -114,12 +99,16 @@ def run_arena(
     sprt: tuple[float, float] | None = None,
     records_dir: Path | None = None,
     on_progress: ProgressListener | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate boards between every pair of ``bots``.
 
     ``workers`` processes play the boards (default: every core; 1 plays here, in this
-    process). With ``sprt=(elo0, elo1)`` each pair stops as soon as its test decides.
-    Bot specs are checked before anything is played; a bad one raises ``ValueError``.
+    process), or with ``backend="ray"`` Ray tasks on the cluster at ``address`` (default: its
+    every CPU; :mod:`sueca.arena.backends`); the results are the same. With
+    ``sprt=(elo0, elo1)`` each pair stops as soon as its test decides. Bot specs are checked
+    before anything is played; a bad one raises ``ValueError``.
     """
     from sueca.bots import make_bot
 
@@ -143,7 +132,14 @@ def run_arena(
         folder = records_dir / f"{safe_name(a)}__vs__{safe_name(b)}"
         folder.mkdir(parents=True, exist_ok=True)
         folders.append(str(folder))
-    workers = max(1, workers if workers is not None else os.cpu_count() or 1)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown arena backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if backend == "local" and address is not None:
+        raise ValueError("--address is the Ray cluster's: it needs --backend ray")
+    if backend == "local":
+        workers = max(1, workers if workers is not None else os.cpu_count() or 1)
+    elif workers is not None and workers < 1:
+        raise ValueError("--workers must be at least 1")
     rules_text = json.dumps(rules.to_dict(), sort_keys=True)
     started = time.perf_counter()
 
@@ -151,7 +147,7 @@ def run_arena(
         test = tests[pair]
         return test is not None and test.decision is not None
 
-    def jobs() -> Iterator[tuple[int, tuple[str, str, str, int, int, str | None]]]:
+    def jobs() -> Iterator[tuple[int, Task]]:
         for index in range(deals):  # board by board, so that every pair advances together
             for pair, (a, b) in enumerate(pairs):
                 if not decided(pair):
@@ -178,22 +174,16 @@ def run_arena(
             on_progress(done, done + left)
 
     report()
-    if workers == 1:
+    if backend == "local" and workers == 1:
         for pair, task in jobs():
-            count(pair, _play(task))
+            count(pair, play_task(task))
             report()
     else:
         # A bounded window of boards in flight, read back in order: results are counted in
         # board order, and a pair whose SPRT decided stops being sent out.
-        # Workers come from a fork server (or are spawned): forking this process could copy
-        # a lock held by one of its threads (a progress bar's, a bot's pipe reader).
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods
-                                              else "spawn")
-        if "forkserver" in methods:
-            context.set_forkserver_preload(["sueca.arena.tournament"])
-        with context.Pool(workers) as pool:
-            window: deque[tuple[int, AsyncResult[BoardResult]]] = deque()
+        with open_pool(backend, workers, address) as pool:
+            workers = pool.workers
+            window: deque[tuple[int, Callable[[], BoardResult]]] = deque()
             pending = jobs()
             exhausted = False
             while True:
@@ -202,11 +192,11 @@ def run_arena(
                     if job is None:
                         exhausted = True
                         break
-                    window.append((job[0], pool.apply_async(_play, (job[1],))))
+                    window.append((job[0], pool.submit(job[1])))
                 if not window:
                     break
-                pair, future = window.popleft()
-                count(pair, future.get())
+                pair, result = window.popleft()
+                count(pair, result())
                 report()
     ratings: dict[str, Rating] = {}
     if len(bots) > 2:
