@@ -132,6 +132,17 @@ async def _receive(websocket: WebSocket, idle: float) -> dict[str, Any] | None:
     return None if message["type"] == "websocket.disconnect" else dict(message)
 
 
+def _is_ping(text: Any) -> bool:
+    """Whether a lobby socket's message is ``{"type": "ping"}`` (a short one only is read)."""
+    if not isinstance(text, str) or len(text) > 64:
+        return False
+    try:
+        message = parse_json(text)
+    except NotJsonError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "ping"
+
+
 def _bounded(text: str | None, low: int, high: int, default: int) -> int:
     """A whole number from a query parameter, clamped to [low, high]; absent or not a number
     (at most 7 digits read): the default."""
@@ -364,7 +375,7 @@ def create_app(
                 # The lobby reads nothing but pings; anything else, or too much, is dropped.
                 if bucket is not None and not bucket.take():
                     continue
-                if message.get("text") == '{"type":"ping"}':
+                if _is_ping(message.get("text")):
                     feed.ping()
         except WebSocketDisconnect:
             pass

@@ -1,5 +1,7 @@
 // The lobby: create a table (rules, match target, who sits where), hand out the invitation
-// links, list the tables in play to watch them or take a free seat.
+// links, list the tables in play to watch them or take a free seat. The list is pushed over
+// /ws/lobby (a snapshot, then what changed); while that socket is down the page asks
+// GET /api/tables every 30 s instead, and reconnects.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -128,7 +130,7 @@ async function createTable(event) {
   const data = await response.json();
   if (!response.ok) { $("create-error").textContent = data.message; return; }
   showInvites(data);
-  loadTables();
+  if (!lobbySocketOpen()) loadTables(); // else the socket brings the new table
 }
 
 function showInvites(data) {
@@ -160,6 +162,37 @@ async function loadTables() {
     lastTables = (await response.json()).tables;
   } catch { return; }
   renderTables();
+}
+
+// The pushed list: the summaries by id, and the page's order (newest first).
+let lobbySocket = null;
+let lobbyRetry = 1000;
+const known = new Map();
+
+function lobbySocketOpen() { return lobbySocket !== null && lobbySocket.readyState === WebSocket.OPEN; }
+
+function onLobbyMessage(message) {
+  if (message.type !== "tables") return;
+  if (message.snapshot) known.clear();
+  for (const table of message.tables) known.set(table.id, table);
+  const order = new Set(message.order);
+  for (const id of [...known.keys()]) if (!order.has(id)) known.delete(id);
+  lastTables = message.order.map((id) => known.get(id)).filter(Boolean);
+  renderTables();
+}
+
+function connectLobby() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  lobbySocket = socket;
+  socket.addEventListener("open", () => { lobbyRetry = 1000; });
+  socket.addEventListener("message", (event) => onLobbyMessage(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    if (lobbySocket !== socket) return;
+    lobbySocket = null;
+    setTimeout(connectLobby, lobbyRetry);
+    lobbyRetry = Math.min(lobbyRetry * 2, 30000);
+  });
 }
 
 function renderTables() {
@@ -215,8 +248,12 @@ async function init() {
   syncTarget();
   syncOptions();
   drawFan();
-  loadTables();
-  setInterval(loadTables, 5000);
+  connectLobby();
+  // The server closes a socket that says nothing for 10 minutes: a ping keeps this one.
+  setInterval(() => { if (lobbySocketOpen()) lobbySocket.send('{"type":"ping"}'); }, 30000);
+  // The slow fallback while the socket is down (it reconnects meanwhile).
+  setInterval(() => { if (!lobbySocketOpen()) loadTables(); }, 30000);
+  setTimeout(() => { if (!lobbySocketOpen()) loadTables(); }, 2000);
 }
 
 init();
