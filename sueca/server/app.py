@@ -61,6 +61,7 @@ from sueca.server.transport import (
     raise_file_limit,
     uvicorn_config,
 )
+from sueca.server.writer import StorageUnavailable
 
 MAX_BODY = 16 * 1024
 # A socket that sends nothing for this long (the pages ping every 30 s) is closed (4408): a
@@ -94,6 +95,15 @@ def _page(name: str) -> FileResponse:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+# A refusal's HTTP status where it is not the handler's usual one: a store that failed is the
+# server's trouble, not the request's (nothing changed; the same request may be made again).
+_STATUS = {"storage_unavailable": 503}
+
+
+def _unreadable() -> JSONResponse:
+    return _error(503, "storage_unavailable", "the store cannot be read now; try again")
 
 
 def _table_summary(room: Room) -> dict[str, Any]:
@@ -130,17 +140,6 @@ async def _receive(websocket: WebSocket, idle: float) -> dict[str, Any] | None:
             await websocket.close(code=4408, reason="idle: nothing received for too long")
         return None
     return None if message["type"] == "websocket.disconnect" else dict(message)
-
-
-def _is_ping(text: Any) -> bool:
-    """Whether a lobby socket's message is ``{"type": "ping"}`` (a short one only is read)."""
-    if not isinstance(text, str) or len(text) > 64:
-        return False
-    try:
-        message = parse_json(text)
-    except NotJsonError:
-        return False
-    return isinstance(message, dict) and message.get("type") == "ping"
 
 
 def _bounded(text: str | None, low: int, high: int, default: int) -> int:
@@ -209,7 +208,7 @@ def create_app(
                  else SQLiteStorage(db_path or default_db_path(), lock=True))
         registry = Rooms(store, timing or Timing(), seed=seed)
         registry.watcher = index
-        registry.restore()
+        await registry.restore()
         holder["rooms"] = registry
         app.state.rooms = registry
         try:
@@ -260,10 +259,10 @@ def create_app(
             data = await read_json(request)
             if not isinstance(data, dict):
                 raise TableError("the request must be a JSON object", "malformed")
-            room = rooms().create(data.get("rules"), data.get("seats"),
-                                  open_seats=data.get("open") is True)
+            room = await rooms().create(data.get("rules"), data.get("seats"),
+                                        open_seats=data.get("open") is True)
         except TableError as error:
-            return _error(400, error.code, str(error))
+            return _error(_STATUS.get(error.code, 400), error.code, str(error))
         table = room.table
         return JSONResponse({
             "id": table.id,
@@ -284,37 +283,34 @@ def create_app(
         try:
             data = await read_json(request)
             name = data.get("name", "") if isinstance(data, dict) else ""
-            token = room.table.take_open_seat(request.path_params["seat"],
+            token = await room.take_open_seat(request.path_params["seat"],
                                               name if isinstance(name, str) else "")
         except TableError as error:
-            return _error(409, error.code, str(error))
-        room.broadcast()
+            return _error(_STATUS.get(error.code, 409), error.code, str(error))
         table_id = room.table.id
         return JSONResponse({"token": token, "link": f"/t/{table_id}#{token}"})
 
     async def list_bots(request: Request) -> Response:
-        from sueca.bots import BOTS
-        from sueca.bots.levels import DEFAULT_LEVEL, LEVELS
+        from sueca.bots import BOTS, STRONGEST
 
-        # People choose a level (sueca.bots.levels); the algorithms stay accepted by name.
-        return JSONResponse({
-            "bots": [level.name for level in LEVELS],
-            "levels": [{"name": level.name, "description": level.description}
-                       for level in LEVELS],
-            "algorithms": sorted(name for name in BOTS if name not in
-                                 {level.name for level in LEVELS}),
-            "default": DEFAULT_LEVEL})
+        return JSONResponse({"bots": sorted(BOTS), "default": STRONGEST})
 
     async def list_history(request: Request) -> Response:
-        return JSONResponse({"matches": [_match_summary(m)
-                                         for m in rooms().storage.finished_matches()]})
+        try:
+            matches = await rooms().writer.finished_matches()
+        except StorageUnavailable:
+            return _unreadable()
+        return JSONResponse({"matches": [_match_summary(m) for m in matches]})
 
-    def finished_match(request: Request) -> StoredMatch | None:
-        match = rooms().storage.load_match(request.path_params["match_id"])
+    async def finished_match(request: Request) -> StoredMatch | None:
+        match = await rooms().writer.load_match(request.path_params["match_id"])
         return match if match is not None and match.finished is not None else None
 
     async def history_match(request: Request) -> Response:
-        match = finished_match(request)
+        try:
+            match = await finished_match(request)
+        except StorageUnavailable:
+            return _unreadable()
         if match is None:
             return _error(404, "no_match", "no such finished match")
         return JSONResponse({"match": _match_summary(match),
@@ -323,7 +319,10 @@ def create_app(
                              "renuncia": _renuncia(match.record)})
 
     async def history_record(request: Request) -> Response:
-        match = finished_match(request)
+        try:
+            match = await finished_match(request)
+        except StorageUnavailable:
+            return _unreadable()
         if match is None:
             return _error(404, "no_match", "no such finished match")
         record = match.record
@@ -351,7 +350,7 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                room.handle(conn, raw)
+                await room.handle(conn, raw)
         except WebSocketDisconnect:
             pass
         finally:
@@ -375,7 +374,7 @@ def create_app(
                 # The lobby reads nothing but pings; anything else, or too much, is dropped.
                 if bucket is not None and not bucket.take():
                     continue
-                if _is_ping(message.get("text")):
+                if message.get("text") == '{"type":"ping"}':
                     feed.ping()
         except WebSocketDisconnect:
             pass

@@ -8,7 +8,16 @@ referee (:meth:`Table.submit`), which checks it, stores it and ends the deal whe
 A bot decides in a thread pool, so the event loop keeps serving every other table meanwhile:
 :func:`~sueca.bots.base.decide` (the one policy for a bot's illegal answer) runs there, and its
 action is submitted back on the loop — :meth:`Referee.play_for`'s two steps, apart. All game
-changes happen on the event loop's thread, one message at a time, so a table needs no lock.
+changes happen on the event loop's thread.
+
+Store first: a change (a move, a deal, a rematch, a seat claimed) is stored before anyone sees
+it. The table collects its writes (:attr:`Table.pending`); the room awaits them on the store's
+thread (:class:`~sueca.server.writer.StorageWriter`: the loop never waits on a disk or a lock)
+and only then sends the views. If the store fails, the table is rolled back to what the store
+holds (:meth:`Table.rolled_back`) and the player's socket gets ``storage_unavailable``
+("…could not be saved; nothing changed; try again") and stays open; a bot's move or a deal is
+tried again later, with a growing pause and one log line per outage. Each room has a lock, so a
+message never runs while another change of the table waits for the store.
 :class:`Rooms` is the registry the web app talks to.
 
 Client messages (JSON text, at most :data:`MAX_MESSAGE` bytes)::
@@ -58,22 +67,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from sueca.actions import (
-    ACTION_TYPES,
-    Action,
-    ActionError,
-    AskCard,
-    AskRedeal,
-    Redeal,
-    Request,
-    action_from_dict,
-)
+from sueca.actions import ACTION_TYPES, Action, ActionError, AskRedeal, Redeal, action_from_dict
 from sueca.bots.base import decide
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
 from sueca.server.limits import TokenBucket
 from sueca.server.storage import Storage
 from sueca.server.tables import Table, TableError
+from sueca.server.writer import StorageUnavailable, StorageWriter
 from sueca.state import IllegalMoveError
 
 log = logging.getLogger("sueca.server")
@@ -83,6 +84,9 @@ MAX_MESSAGE = 1024
 # message is complete, so a slow client only misses intermediate frames.
 OUTBOX_LIMIT = 16
 RESTORE_FINISHED = 24 * 3600.0  # seconds a finished table stays open for a rematch
+UNSAVED = "the move could not be saved; nothing changed; try again"
+# A bot's move or a deal the store refused is tried again after this pause, doubled each time.
+RETRY_FIRST, RETRY_MOST = 0.25, 30.0
 
 
 @dataclass(frozen=True)
@@ -163,12 +167,14 @@ class Room:
     watcher: RoomWatcher | None = None  # set by Rooms
 
     def __init__(self, table: Table, timing: Timing, executor: Executor, *,
-                 gathering: bool = False) -> None:
+                 gathering: bool = False, writer: StorageWriter | None = None) -> None:
         self.table = table
+        self.writer = writer  # stores the table's changes (None: the table stores its own)
+        self.lock = asyncio.Lock()  # one change at a time, stored before the next
+        self._outage = False  # the store failed and has not worked since (logged once)
         # A new table waits for its invited players before anyone plays (restored ones were
         # under way: they do not gather again).
         self._gathering = gathering
-        self._pace = random.Random()  # the bots' varying pace (never the table's deal rng)
         self.timing = timing
         self.executor = executor
         self.connections: set[Connection] = set()
@@ -271,7 +277,8 @@ class Room:
 
     def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
-        conn.push("state", self._state_message(conn.seat, {}))
+        if not self.table.pending:  # else the change, once stored, is sent to all (_save)
+            conn.push("state", self._state_message(conn.seat, {}))
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
@@ -287,16 +294,55 @@ class Room:
                 self.broadcast()
                 self.kick()
 
-    def handle(self, conn: Connection, raw: str | bytes) -> None:
-        """One message from a socket: act on it, or answer that socket with an error."""
+    async def handle(self, conn: Connection, raw: str | bytes) -> None:
+        """One message from a socket: act on it, or answer that socket with an error. A change
+        is stored before anyone sees it; while it waits for the store, the table's other
+        messages wait (the room's lock), every other table goes on."""
         try:
-            self._handle(conn, raw)
+            received = time.perf_counter()
+            message = self._read(conn, raw)
+            async with self.lock:
+                if message["type"] == "ping":
+                    # Under the lock: answered after any change before it is stored and sent
+                    # (a client's sync point, whichever socket made the change).
+                    conn.push("pong", '{"type": "pong"}')
+                    return
+                if message["type"] == "join":
+                    await self._join(conn, message.get("token"))
+                    return
+                ready = set(self.ready)
+                try:
+                    self._handle(conn, message, received)
+                    await self._save()
+                except TableError:
+                    self.ready = ready  # a rematch the store refused: still asked for
+                    raise
+                self.broadcast()
         except (TableError, IllegalMoveError) as error:
             code = error.code if isinstance(error, TableError) else error.reason
             conn.push("error", _error(code, str(error)))
 
-    def _handle(self, conn: Connection, raw: str | bytes) -> None:
-        received = time.perf_counter()
+    async def _save(self) -> None:
+        """Store the table's pending writes (the change just made), or, if the store fails,
+        roll the table back to what the store holds and raise ``storage_unavailable``."""
+        table = self.table
+        if not table.pending or self.writer is None:
+            return
+        try:
+            match_id = await self.writer.save(table.pending)
+        except StorageUnavailable as error:
+            if not self._outage:
+                self._outage = True
+                log.warning("table %s: the store failed (%s); its changes are refused until "
+                            "it works again", table.id, error)
+            self.table = table.rolled_back()
+            self.broadcast()  # nothing changed; those who came meanwhile get their view
+            raise TableError(UNSAVED, "storage_unavailable") from None
+        table.saved(match_id)
+        self._outage = False
+
+    def _read(self, conn: Connection, raw: str | bytes) -> dict[str, Any]:
+        """A message checked for its rate, size and shape."""
         if conn.bucket is not None and not conn.bucket.take():
             raise TableError(f"too many messages: at most {conn.bucket.rate:g} a second",
                              "rate_limited")  # dropped unread: it changes nothing
@@ -309,13 +355,11 @@ class Room:
             raise TableError("not JSON", "malformed") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise TableError("a message is a JSON object with a 'type'", "malformed")
+        return message
+
+    def _handle(self, conn: Connection, message: dict[str, Any], received: float) -> None:
+        """A message's change of the table (stored after, by :meth:`handle`)."""
         kind = message["type"]
-        if kind == "ping":
-            conn.push("pong", '{"type": "pong"}')
-            return
-        if kind == "join":
-            self._join(conn, message.get("token"))
-            return
         if kind not in (*ACTION_TYPES, "next", "rematch", "name", "stand_in"):
             raise TableError(f"unknown message type {kind[:40]!r}", "malformed")
         seat = conn.seat
@@ -355,7 +399,7 @@ class Room:
             self.broadcast()
             self.kick()
 
-    def _join(self, conn: Connection, token: Any) -> None:
+    async def _join(self, conn: Connection, token: Any) -> None:
         if not isinstance(token, str) or len(token) > 64:
             raise TableError("'token' must be a seat token", "malformed")
         seat = self.table.seat_for_token(token)
@@ -370,13 +414,24 @@ class Room:
             # own (docs/server.md).
             raise TableError(f"this connection already sits at seat {conn.seat}; open another "
                              "connection for another seat", "already_seated")
+        self.table.claim(seat)
+        await self._save()  # the seat is the player's once that is stored (a restart knows)
         conn.seat = seat
         self.present[seat] += 1
         self.away_since[seat] = None
-        self.table.claim(seat)
+        self._ready_event.set()  # a table waiting between deals for a person has one now
         conn.push("joined", json.dumps({"type": "joined", "seat": seat}))
         self.broadcast()
         self.kick()
+
+    async def take_open_seat(self, seat: int, name: str) -> str:
+        """A stranger takes a free seat of an open table (:meth:`Table.take_open_seat`): the
+        token is handed out once the seat is stored as his."""
+        async with self.lock:
+            token = self.table.take_open_seat(seat, name)
+            await self._save()
+        self.broadcast()
+        return token
 
     def _everyone_ready(self) -> bool:
         seats = self.table.seats
@@ -400,7 +455,11 @@ class Room:
         return cache[seat]
 
     def broadcast(self) -> None:
-        """Send every connection the view of its seat (each view built once per change)."""
+        """Send every connection the view of its seat (each view built once per change).
+        Nothing of a change is sent before it is stored: with writes pending, nothing is
+        (the change, once stored, is broadcast then)."""
+        if self.table.pending:
+            return
         cache: dict[int | str | None, str] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
@@ -415,9 +474,20 @@ class Room:
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
+        pause = RETRY_FIRST
         try:
-            while await self._step():
-                pass
+            while True:
+                try:
+                    if not await self._step():
+                        return
+                    pause = RETRY_FIRST
+                except TableError as error:
+                    if error.code != "storage_unavailable":
+                        raise
+                    # The store refused a bot's move or a deal (logged once per outage by
+                    # _save): the table is as it was; try again later, less and less often.
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_MOST)
         except Exception:  # a bug must not kill the server; the table stays where it was
             log.exception("table %s: the driver failed", self.table.id)
 
@@ -426,10 +496,12 @@ class Room:
         table = self.table
         if table.phase == "deal_over":
             await self._await_ready()
-            if table.phase == "deal_over":
-                self.ready.clear()
-                table.deal_next()
-                self.broadcast()
+            async with self.lock:
+                if self.table.phase == "deal_over":
+                    self.table.deal_next()
+                    await self._save()
+                    self.ready.clear()
+            self.broadcast()
             return True
         asked = table.asked()
         # The redeal question waits for every person, even one whose hand may only be kept:
@@ -440,12 +512,12 @@ class Room:
         state = table.state
         assert state is not None
         version = table.version
-        pace = self.bot_pace(request)
-        if (self.timing.trick_pause and not state.trick and state.plays
-                and not table.rules.no_looking_back):
-            await asyncio.sleep(self.timing.trick_pause)  # the trick taken, on the cloth
-        thinking = time.monotonic()
-        if table.version != version or not self.bot_plays(seat):
+        pause = self.timing.bot_delay
+        if not state.trick and state.plays and not table.rules.no_looking_back:
+            pause += self.timing.trick_pause  # (no_looking_back: the cloth is cleared at once)
+        if pause:
+            await asyncio.sleep(pause)
+        if self.table.version != version or not self.bot_plays(seat):
             return True  # something changed meanwhile (the player came back): look again
         standing_in = table.seats[seat].kind == "human"
         action: Action
@@ -459,31 +531,28 @@ class Room:
             action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
                 partial(decide, bot, info, strict=False, where=f"table {table.id}"))
-        left = pace - (time.monotonic() - thinking)  # the thinking counts toward the pace
-        if left > 0:
-            await asyncio.sleep(left)
-        if table.version != version or not self.bot_plays(seat):
-            return True  # a denunciation, or the player came back: look again
-        table.submit(seat, action)
+        async with self.lock:
+            if self.table.version != version or not self.bot_plays(seat):
+                return True  # a denunciation, the player came back, a rollback: look again
+            self.table.submit(seat, action)
+            await self._save()
         self.broadcast()
         return True
 
-    def bot_pace(self, request: Request) -> float:
-        """How long a bot takes over a move, its thinking included: a person's pace, a little
-        different each time (``Timing.bot_delay`` times 0.75 to 1.6), and quicker when the
-        move is forced (one card to play: half the delay)."""
-        delay = self.timing.bot_delay
-        if type(request) is AskCard and len(request.legal) == 1:
-            return delay * self._pace.uniform(0.4, 0.6)
-        return delay * self._pace.uniform(0.75, 1.6)
-
     async def _await_ready(self) -> None:
-        """At the end of a deal, wait for every present player to be ready (or the pause)."""
-        deadline = time.monotonic() + self.timing.deal_pause
+        """At the end of a deal, wait for every present player to be ready (or the pause).
+        A table of people none of whom is there (a restored table nobody has reopened yet,
+        or one everybody left) keeps the summary until one comes back, then waits the pause
+        for them: the next deal is never dealt to an empty room. Bots alone pause a moment."""
         if not any(self.present):
-            if self.timing.bot_delay:
-                await asyncio.sleep(self.timing.bot_delay * 3)
-            return
+            if not any(seat.kind == "human" for seat in self.table.seats):
+                if self.timing.bot_delay:
+                    await asyncio.sleep(self.timing.bot_delay * 3)
+                return
+            while not any(self.present):
+                self._ready_event.clear()
+                await self._ready_event.wait()  # set when a player joins
+        deadline = time.monotonic() + self.timing.deal_pause
         while not self._everyone_ready():
             left = deadline - time.monotonic()
             if left <= 0:
@@ -508,6 +577,8 @@ class Rooms:
     def __init__(self, storage: Storage, timing: Timing, *, seed: int | None = None,
                  bot_threads: int = 2) -> None:
         self.storage = storage
+        self.writer = StorageWriter(storage)  # every call on the store, off the event loop
+        self._outage = False  # new tables could not be stored, and none has been since
         self.timing = timing
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.executor = ThreadPoolExecutor(max_workers=bot_threads,
@@ -515,34 +586,55 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.watcher: RoomWatcher | None = None  # the lobby's index (lobby.LobbyIndex)
 
-    def restore(self) -> None:
+    async def restore(self) -> None:
         """Load the stored tables and set their bots going (after a restart): every table in
         play, and those whose match ended in the last day (for a rematch). A table that cannot
         be restored is reported in one line and skipped: every other table runs."""
-        for stored in self.storage.open_tables(finished_since=time.time() - RESTORE_FINISHED):
+        stored_tables = await self.writer.open_tables(time.time() - RESTORE_FINISHED)
+        for stored in stored_tables:
             try:
-                table = Table.restore(stored, self.storage, self.rng)
+                table = Table.restore(stored, self.storage, self.rng, autosave=False)
             except Exception as error:
                 log.warning("table %s skipped: it cannot be restored: %s: %s",
                             stored.id, type(error).__name__, error)
                 continue
             room = self._add(table)
+            try:
+                await room._save()  # a deal dealt again, a score the server had not stored
+            except TableError:
+                log.warning("table %s skipped: the store refused what restoring it wrote",
+                            stored.id)
+                self.rooms.pop(table.id, None)
+                room.close()
+                continue
             room.kick()
 
-    def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False) -> Room:
+    async def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False) -> Room:
+        """A new table, stored before anyone hears of it (``storage_unavailable``: it was
+        not, and there is none)."""
         from sueca.server.tables import parse_rules, parse_seats
 
         rules = parse_rules(rules_data)
         seats = parse_seats(seats_data, rules)
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
-                             open_seats=open_seats, created=time.time())
+                             open_seats=open_seats, created=time.time(), autosave=False)
+        try:
+            table.saved(await self.writer.save(table.pending))
+        except StorageUnavailable as error:
+            table.close()
+            if not self._outage:  # one line per outage, however many tables are asked for
+                self._outage = True
+                log.warning("a new table could not be stored (%s)", error)
+            raise TableError("the table could not be saved; nothing changed; try again",
+                             "storage_unavailable") from None
+        self._outage = False
         room = self._add(table, gathering=True)
         room.kick()
         return room
 
     def _add(self, table: Table, *, gathering: bool = False) -> Room:
-        room = Room(table, self.timing, self.executor, gathering=gathering)
+        room = Room(table, self.timing, self.executor, gathering=gathering, writer=self.writer)
         self.rooms[table.id] = room
         room.watcher = self.watcher
         if self.watcher is not None:
@@ -556,3 +648,4 @@ class Rooms:
         for room in self.rooms.values():
             room.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.writer.close()

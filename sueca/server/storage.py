@@ -2,9 +2,13 @@
 
 The game code talks to :class:`Storage` only, in plain data (dicts, strings, ints), so another
 backend (PostgreSQL, say) is a new class with the same methods and nothing else changes. Every
-call is synchronous and made from the event loop's thread; each one is a short transaction, so
-every move is on disk the moment it has been made and a server killed with SIGKILL loses
-nothing (SQLite's write-ahead log, ``synchronous=NORMAL``, survives a crash of the process).
+call is synchronous; the server makes them all from one thread of their own
+(:class:`~sueca.server.writer.StorageWriter`), which its event loop awaits and never blocks on.
+A change of a table is a batch of :class:`Write` values stored in one short transaction
+(:meth:`Storage.save`) before anyone sees it, so every move is on disk the moment it is shown
+and a server killed with SIGKILL loses nothing (SQLite's write-ahead log,
+``synchronous=NORMAL``, survives a crash of the process). A lock held elsewhere fails a write
+after :data:`BUSY_TIMEOUT` rather than sqlite's default 5 s.
 
 A match is stored as one history: each deal as dealt (dealer, hands, turned card), and every
 move of it in order, each with the seat that made it and its action as
@@ -44,6 +48,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -56,6 +61,10 @@ log = logging.getLogger("sueca.server")
 
 SCHEMA_VERSION = 1
 """1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``)."""
+
+BUSY_TIMEOUT = 0.5
+"""Seconds a write waits for a lock another connection holds (a backup, an ``sqlite3`` shell)
+before it fails: a move is refused, and may be tried again, rather than held for seconds."""
 
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 """The most bytes the write-ahead log is left holding: past it, a checkpoint truncates it."""
@@ -126,9 +135,57 @@ class StoredTable:
     match: StoredMatch | None
 
 
+NEW_MATCH = -1
+"""In a :class:`Write` of a batch, the id of the match a ``start_match`` earlier in the same
+batch starts (not known until it is written)."""
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write the server asks of its store, as plain data: a :class:`Storage` method's name
+    and its arguments. A table collects the writes a change makes and stores them together
+    (:meth:`Storage.save`) before anyone sees the change."""
+
+    method: str  # create_table, save_settings, start_match, add_deal, add_action, score_match
+    args: tuple[Any, ...]
+
+
+WRITE_METHODS = frozenset({"create_table", "save_settings", "start_match", "add_deal",
+                           "add_action", "score_match"})
+
+
+def apply_writes(storage: Storage, writes: Sequence[Write]) -> int | None:
+    """Make ``writes`` on ``storage`` in order (each through its method), the match id a
+    ``start_match`` among them returns put where later ones say :data:`NEW_MATCH`; that id, or
+    ``None``. A backend's :meth:`Storage.save` calls this inside its one transaction."""
+    started: int | None = None
+    for write in writes:
+        if write.method not in WRITE_METHODS:
+            raise ValueError(f"no such write: {write.method!r}")
+        args = write.args
+        if args and args[0] == NEW_MATCH and write.method != "start_match":
+            if started is None:
+                raise ValueError(f"{write.method} of a new match before its start_match")
+            args = (started, *args[1:])
+        result = getattr(storage, write.method)(*args)
+        if write.method == "start_match":
+            started = int(result)
+    return started
+
+
 class Storage(Protocol):
     """What the server needs from a store. Implementations must make each write durable (or at
-    least crash-safe) before returning: the server acknowledges a move only after storing it."""
+    least crash-safe) before returning: the server acknowledges a move only after storing it.
+    The server calls a store from one thread at a time (:class:`~sueca.server.writer.
+    StorageWriter`'s), never from its event loop."""
+
+    def save(self, writes: Sequence[Write]) -> int | None:
+        """Make ``writes`` in one transaction, all or none (:func:`apply_writes` inside it):
+        a change of a table (a move and the deal it ends, a rematch and its first deal) is
+        stored whole or not at all, so a refused change leaves the store as it was. Returns
+        the id of a match a ``start_match`` among them started, else ``None``. A failure
+        raises (``sqlite3.Error``, ``OSError``, the driver's own) with nothing written."""
+        ...
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None: ...
 
@@ -155,6 +212,11 @@ class Storage(Protocol):
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]: ...
 
     def load_match(self, match_id: int) -> StoredMatch | None: ...
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its latest match (a table evicted from memory, opened again), or
+        ``None`` when there is no such table."""
+        ...
 
     def close(self) -> None: ...
 
@@ -202,17 +264,20 @@ class SQLiteStorage:
     """The embedded store: one SQLite file (``":memory:"`` for tests). ``lock``: hold the
     database's lock file for this store's life (the server does; a ``":memory:"`` database
     needs none). ``journal_size_limit`` bounds the write-ahead log; ``checkpoint_every`` is the
-    checkpointer's pace in seconds (both for tests)."""
+    checkpointer's pace in seconds (both for tests); ``busy_timeout``: how long a write waits
+    for a lock held elsewhere."""
 
     def __init__(self, path: str | Path, *, lock: bool = False,
                  journal_size_limit: int = JOURNAL_SIZE_LIMIT,
-                 checkpoint_every: float = 1.0) -> None:
+                 checkpoint_every: float = 1.0, busy_timeout: float = BUSY_TIMEOUT) -> None:
         on_disk = str(path) != ":memory:"
+        self.path: Path | None = Path(path) if on_disk else None  # None: in memory
         self._lock: int | None = None
         if on_disk:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             if lock:
                 self._lock = _lock_database(Path(path))
+        self._busy_timeout = busy_timeout
         try:
             self._open(path, on_disk, journal_size_limit, checkpoint_every)
         except BaseException:
@@ -223,9 +288,10 @@ class SQLiteStorage:
               checkpoint_every: float) -> None:
         self._wal = Path(f"{path}-wal") if on_disk else None
         self._journal_size_limit = journal_size_limit
-        # The server calls in from its event loop only; Starlette's test client runs that loop
-        # in another thread than the one that built the app, hence check_same_thread=False.
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        # The server calls in from its writer thread, not the thread that opened the store
+        # (nor do tests), hence check_same_thread=False; one thread at a time.
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
+                                   timeout=self._busy_timeout)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -357,7 +423,19 @@ class SQLiteStorage:
         """One checkpoint, on this connection, now (tests)."""
         self._checkpoint(self._db)
 
-    # ---- writes: each one its own transaction ----------------------------------------------
+    # ---- writes: each one its own transaction, or a batch in one ----------------------------
+
+    def save(self, writes: Sequence[Write]) -> int | None:
+        """Make ``writes`` in one transaction (:meth:`Storage.save`): all, or none."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            started = apply_writes(self, writes)
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        return started
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None:
         self._db.execute(
@@ -435,6 +513,17 @@ class SQLiteStorage:
                 log.warning("table %s skipped: its stored rows do not read: %s",
                             table_id, error)
         return out
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table and its latest match, or ``None``; rows that do not read raise."""
+        row = self._db.execute(
+            "SELECT t.created, t.settings, (SELECT id FROM matches WHERE table_id = t.id"
+            " ORDER BY number DESC LIMIT 1) FROM tables t WHERE t.id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        created, settings, match_id = row
+        match = self.load_match(match_id) if match_id is not None else None
+        return StoredTable(table_id, created, json.loads(settings), match)
 
     def finished_matches(self, limit: int = 100) -> list[StoredMatch]:
         """The most recently finished matches, newest first."""

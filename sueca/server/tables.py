@@ -3,13 +3,21 @@
 A :class:`Table` is plain synchronous code around a :class:`~sueca.referee.Referee`, the one
 authoritative path for a move: the deck and every hand live in the referee's state and nowhere
 else; every move, a person's or a bot's, is :meth:`Table.submit`-ted to it and checked by the
-rules; a listener of the referee writes each deal and each accepted move to
-:class:`~sueca.server.storage.Storage` before the table moves on, and a table is rebuilt from
-storage at the very move where it stopped (its moves played again through a referee:
-:mod:`sueca.server.history`). The bots of a match (a bot seat's own, and the stand-in for a
-person who is away) belong to the table; the referee calls their hooks. The asynchronous part
-(connections, the bots' thinking, timers) is :mod:`sueca.server.rooms`; what each seat may see
-is :mod:`sueca.server.views`.
+rules; a listener of the referee turns each deal and each accepted move into a
+:class:`~sueca.server.storage.Write`, and a table is rebuilt from storage at the very move where
+it stopped (its moves played again through a referee: :mod:`sueca.server.history`).
+
+Store first: a change's writes wait in :attr:`Table.pending` until they are stored, in one
+transaction (:meth:`Table.saved`), and nobody sees the change before. A table made with
+``autosave`` (tests, tools) stores them at the end of each call; the server's rooms store them
+on the writer thread (:mod:`sueca.server.writer`) and, when the store fails, take
+:meth:`Table.rolled_back`: the table rebuilt from what the store holds of it (a copy the table
+keeps of every write stored, played again as a restart would), without the change.
+
+The bots of a match (a bot seat's own, and the stand-in for a person who is away) belong to
+the table; the referee calls their hooks, and they are released once the match is won. The
+asynchronous part (connections, the bots' thinking, timers) is :mod:`sueca.server.rooms`; what
+each seat may see is :mod:`sueca.server.views`.
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from __future__ import annotations
 import hmac
 import random
 import secrets
-from dataclasses import asdict, dataclass
+import time
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 from sueca.actions import (
@@ -42,7 +51,7 @@ from sueca.referee import Event, EventKind, Referee
 from sueca.rules import Rules, RulesError
 from sueca.scoring import HandResult
 from sueca.server.history import blank_referee, replay_stored
-from sueca.server.storage import Storage, StoredTable
+from sueca.server.storage import NEW_MATCH, Storage, StoredDeal, StoredMatch, StoredTable, Write
 from sueca.state import IllegalMoveError, State
 
 # A dummy seat (three players at a four-seat table) has nobody: its partner plays its cards.
@@ -151,6 +160,7 @@ class Table:
         open_seats: bool = False,
         created: float = 0.0,
         host: int | None = None,
+        autosave: bool = True,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -172,6 +182,10 @@ class Table:
         self._row = -1  # the deal in play's row
         self._seq = 0  # its moves stored so far
         self._asked: tuple[tuple[int, int], tuple[int, Request] | None] | None = None
+        # Store first: the writes of a change not stored yet, and what the store holds.
+        self.autosave = autosave  # store at the end of each call (else the room stores them)
+        self._pending: list[Write] = []
+        self._stored: StoredTable | None = None
 
     # ---- building --------------------------------------------------------------------------
 
@@ -186,18 +200,20 @@ class Table:
         *,
         open_seats: bool = False,
         created: float = 0.0,
+        autosave: bool = True,
     ) -> Table:
-        """A new table: stored, its first match started and dealt. Its host is the first
-        person's seat (the lobby's "my seat"), or nobody at a table of bots."""
+        """A new table, its first match started and dealt (its writes: one batch). Its host
+        is the first person's seat (the lobby's "my seat"), or nobody at a table of bots."""
         host = next((i for i, seat in enumerate(seats) if seat.kind == "human"), None)
         table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created,
-                    host=host)
-        storage.create_table(table_id, table.settings())
+                    host=host, autosave=autosave)
+        table._write("create_table", table_id, table.settings())
         table.start_match()
         return table
 
     @classmethod
-    def restore(cls, stored: StoredTable, storage: Storage, rng: random.Random) -> Table:
+    def restore(cls, stored: StoredTable, storage: Storage, rng: random.Random, *,
+                autosave: bool = True) -> Table:
         """Rebuild a table from storage, at the very move where it stopped: its stored moves
         are played again through the referee (:mod:`sueca.server.history`)."""
         settings = stored.settings
@@ -205,7 +221,8 @@ class Table:
         seats = [SeatConfig(**seat) for seat in settings["seats"]]
         table = cls(stored.id, rules, seats, storage, rng,
                     open_seats=bool(settings.get("open", False)), created=stored.created,
-                    host=settings.get("host"))
+                    host=settings.get("host"), autosave=autosave)
+        table._stored = stored
         if stored.match is None:
             table.start_match()
             return table
@@ -229,6 +246,9 @@ class Table:
                               or stored.match.winner != match.winner
                               or (stored.match.finished is None and match.is_over)):
             table._store_score()  # the server stopped between a deal's last move and this
+        if match.is_over:
+            table.close()  # a won match asks no bot again
+        table._settle()
         return table
 
     def settings(self) -> dict[str, Any]:
@@ -253,9 +273,9 @@ class Table:
     def start_match(self) -> None:
         """A new match at this table (the first, or a rematch), its first hand dealt."""
         match = Match(self.rules, first_dealer=self.rng.randrange(self.rules.players))
-        self.match_id = self.storage.start_match(
-            self.id, self.rules.to_dict(), match.first_dealer, self.seat_names()
-        )
+        self._write("start_match", self.id, self.rules.to_dict(), match.first_dealer,
+                    self.seat_names())
+        self.match_id = NEW_MATCH  # the store's id, once stored (saved)
         self.match_number += 1
         self._rows = 0
         # Shuffled before the bots draw their seeds (_bot): a seeded server deals the cards it
@@ -263,6 +283,7 @@ class Table:
         first = deal_cards(self.rules, match.dealer, self.rng)
         self._seat(match)
         self.referee.deal(first)
+        self._settle()
 
     def _seat(self, match: Match) -> None:
         """A referee for ``match``: this match's bots at the bot seats, nobody at the others
@@ -280,27 +301,64 @@ class Table:
     def deal_next(self) -> None:
         """Shuffle and deal the next hand of the match (stored before anyone sees it)."""
         self.referee.deal()
+        self._settle()
 
     def _store(self, event: Event) -> None:
-        """The referee's listener: each deal and each accepted move is written to storage
-        before the table moves on, so a restart loses nothing."""
+        """The referee's listener: each deal and each accepted move becomes a write, stored
+        with the rest of the change before anyone sees it, so a restart loses nothing."""
         if event.kind is EventKind.DEALT:
             deal = event.state.deal
             self._row, self._seq = self._rows, 0
             self._rows += 1
-            self.storage.add_deal(
-                self.match_id, self._row, deal.dealer, [format_mask(hand) for hand in deal.hands],
-                None if deal.trump_card is None else card_name(deal.trump_card))
+            self._write("add_deal", self.match_id, self._row, deal.dealer,
+                        [format_mask(hand) for hand in deal.hands],
+                        None if deal.trump_card is None else card_name(deal.trump_card))
         elif event.action is not None and event.seat is not None:
-            self.storage.add_action(self.match_id, self._row, self._seq, event.seat,
-                                    event.action.to_dict())
+            self._write("add_action", self.match_id, self._row, self._seq, event.seat,
+                        event.action.to_dict())
             self._seq += 1
         elif event.kind is EventKind.DEAL_ENDED:
             self._store_score()
         self.version += 1
 
     def _store_score(self) -> None:
-        self.storage.score_match(self.match_id, list(self.match.score), self.match.winner)
+        self._write("score_match", self.match_id, list(self.match.score), self.match.winner)
+
+    # ---- store first -----------------------------------------------------------------------
+
+    def _write(self, method: str, *args: Any) -> None:
+        self._pending.append(Write(method, args))
+
+    def _settle(self) -> None:
+        """End of a change: with ``autosave``, store its writes now."""
+        if self.autosave and self._pending:
+            self.saved(self.storage.save(self._pending))
+
+    @property
+    def pending(self) -> tuple[Write, ...]:
+        """The writes of the change not stored yet (empty: the store holds the whole table).
+        Nothing may be shown of a table with writes pending."""
+        return tuple(self._pending)
+
+    def saved(self, match_id: int | None) -> None:
+        """The pending writes are stored (``match_id``: the id of a match they started)."""
+        writes, self._pending = self._pending, []
+        if match_id is not None and self.match_id == NEW_MATCH:
+            self.match_id = match_id
+        for write in writes:
+            self._stored = _stored_after(self._stored, self.id, self.created, write, match_id)
+
+    def rolled_back(self) -> Table:
+        """This table as the store holds it, the writes pending dropped: rebuilt from the
+        stored writes, played again exactly as after a restart (:meth:`restore`). Its version
+        is past this one's, so whatever waited on this one looks again. This table's bots are
+        released."""
+        if self._stored is None:
+            raise TableError("this table was never stored", "storage_unavailable")
+        table = Table.restore(self._stored, self.storage, self.rng, autosave=self.autosave)
+        table.version = self.version + 1
+        self.close()
+        return table
 
     @property
     def phase(self) -> Phase:
@@ -360,7 +418,10 @@ class Table:
         self.referee.submit(seat, action)
         state = self.state
         if state is not None and state.redeal_by is not None:
-            self.deal_next()
+            self.referee.deal()
+        if self.match.is_over:
+            self.close()  # a won match asks no bot again: their memory goes now
+        self._settle()
 
     def _check_turn(self, seat: int, action: Action) -> None:
         """Refuse, with the codes clients know, a move when nothing is asked, when something
@@ -453,8 +514,9 @@ class Table:
         knows the player was there and may be away."""
         if not self.seats[seat].claimed:
             self.seats[seat].claimed = True
-            self.storage.save_settings(self.id, self.settings())
+            self._write("save_settings", self.id, self.settings())
             self.version += 1
+            self._settle()
 
     def rename(self, seat: int, name: str) -> None:
         """A person names his own seat (the page asks an invited friend on joining): cleaned
@@ -468,8 +530,9 @@ class Table:
             raise TableError(f"seat {seat} is not a person's", "bad_seat")
         if config.name != cleaned:
             config.name = cleaned
-            self.storage.save_settings(self.id, self.settings())
+            self._write("save_settings", self.id, self.settings())
             self.version += 1
+            self._settle()
 
     def take_open_seat(self, seat: int, name: str) -> str:
         """A stranger sits at an unclaimed human seat of an open table: a new token for the
@@ -487,9 +550,39 @@ class Table:
             config.name = clean_name(name)
         config.token = secrets.token_urlsafe(18)
         config.claimed = True
-        self.storage.save_settings(self.id, self.settings())
+        self._write("save_settings", self.id, self.settings())
         self.version += 1
+        self._settle()
         return config.token
+
+
+def _stored_after(stored: StoredTable | None, table_id: str, created: float, write: Write,
+                  match_id: int | None) -> StoredTable:
+    """What the store holds of a table after ``write`` (its rows, as the store reads them
+    back): the copy :meth:`Table.rolled_back` rebuilds from, kept in step write by write."""
+    args = write.args
+    if write.method == "create_table":
+        return StoredTable(table_id, created, args[1], None)
+    assert stored is not None, f"{write.method} before create_table"
+    if write.method == "save_settings":
+        return replace(stored, settings=args[1])
+    if write.method == "start_match":
+        assert match_id is not None
+        number = 1 if stored.match is None else stored.match.number + 1
+        return replace(stored, match=StoredMatch(
+            match_id, table_id, number, args[1], args[2], [], list(args[3]), time.time(),
+            None, None, None))
+    match = stored.match
+    assert match is not None, f"{write.method} before start_match"
+    if write.method == "add_deal":
+        match.deals.append(StoredDeal(args[1], args[2], list(args[3]), args[4]))
+    elif write.method == "add_action":
+        match.deals[-1].actions.append((args[3], args[4]))
+    elif write.method == "score_match":
+        finished = match.finished if match.finished is not None or args[2] is None else time.time()
+        return replace(stored, match=replace(match, score=list(args[1]), winner=args[2],
+                                             finished=finished))
+    return stored
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from sueca.record import GameRecord
 from sueca.server import Timing, create_app
 from sueca.server.limits import Limits
-from sueca.server.storage import SQLiteStorage
+from sueca.server.storage import SQLiteStorage, Storage
 
 FAST = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0)
 CARD = re.compile(r"^[23456QJK7A][SHDC]$")
@@ -30,8 +30,8 @@ class LiveServer:
     """The app on uvicorn, in a thread, on a free port."""
 
     def __init__(self, db_path: str, timing: Timing = FAST, seed: int | None = 7,
-                 limits: Limits | None = None) -> None:
-        self.app = create_app(db_path, timing=timing, seed=seed, limits=limits)
+                 limits: Limits | None = None, storage: Storage | None = None) -> None:
+        self.app = create_app(db_path, timing=timing, seed=seed, limits=limits, storage=storage)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)

@@ -1,9 +1,11 @@
 """Storage faults the server must survive (issue 16, section 1): a corrupt stored table is
-skipped and the others run, the write-ahead log stays bounded, and a second server on the same
-database refuses to start."""
+skipped and the others run, the write-ahead log stays bounded, a second server on the same
+database refuses to start, and a change the store refuses (a lock held elsewhere, a failing
+disk) changes nothing, blocks no other table, and goes through once the store works."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import sqlite3
@@ -11,16 +13,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from server_support import LiveServer, create_table, join, token_of
 from starlette.testclient import TestClient
 
+from sueca.actions import Play
 from sueca.rules import Rules
 from sueca.server import Timing, create_app
 from sueca.server.storage import (
     JOURNAL_SIZE_LIMIT,
+    NEW_MATCH,
     DatabaseInUseError,
     SQLiteStorage,
+    Write,
 )
 from sueca.server.tables import SeatConfig, Table
 
@@ -159,3 +167,271 @@ def test_a_second_sueca_serve_exits_with_one_clear_line(tmp_path: Path) -> None:
     errors = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(errors) == 1, done.stderr
     assert "sueca.db.lock" in errors[0] and "Traceback" not in done.stderr
+
+
+# ---- store first: a change the store refuses changes nothing ----------------------------------
+
+
+class FaultyStorage(SQLiteStorage):
+    """The real SQLite store, whose batches fail on demand as a full disk would: a fault
+    injector, the store itself untouched."""
+
+    failing = False
+    refused = 0
+
+    def save(self, writes: Any) -> int | None:
+        if self.failing:
+            self.refused += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return super().save(writes)
+
+
+def position(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view["deal"], view["played"], view["hand"], view["trick"], view["actor"],
+            view["phase"], view["score"]["match"])
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "sueca.db")
+    try:
+        store.create_table("t", {"seats": []})
+        match_id = store.save([Write("start_match", ("t", {"variant": "standard"}, 0, ["a"])),
+                               Write("add_deal", (NEW_MATCH, 0, 0, ["AS"] * 4, "AS"))])
+        assert match_id is not None
+        with pytest.raises(sqlite3.IntegrityError):
+            store.save([Write("add_action", (match_id, 0, 0, 1, {"type": "play", "card": "2S"})),
+                        Write("add_action", (match_id, 0, 0, 2, {"type": "play", "card": "3S"}))])
+        stored = store.load_match(match_id)
+        assert stored is not None and stored.deals[0].actions == []  # the first one too
+        with pytest.raises(ValueError, match="no such write"):
+            store.save([Write("close", ())])
+    finally:
+        store.close()
+
+
+def test_a_rolled_back_table_is_the_stored_one(tmp_path: Path) -> None:
+    """The copy a table keeps of what is stored is what the store reads back: after every
+    stored move, the rolled-back table and the table restored from storage play on alike;
+    with a move pending, rolling back drops exactly that move."""
+    store = SQLiteStorage(tmp_path / "sueca.db")
+    rng = random.Random(4)
+    try:
+        seats = [SeatConfig("human", f"P{s}", token=f"tok{s}") for s in range(4)]
+        table = Table.create("t", Rules(match_target=2), seats, store, random.Random(2),
+                             autosave=False)
+        table.saved(store.save(table.pending))
+        while table.phase != "match_over":
+            assert table.state is not None
+            stored_deal, stored_plays = table.state.deal, list(table.state.plays)
+            if table.phase == "deal_over":
+                table.deal_next()
+            else:
+                seat, request = table.asked()  # type: ignore[misc]
+                table.submit(seat, Play(rng.choice(request.legal)))  # type: ignore[attr-defined]
+            assert table.pending
+            before = table.rolled_back()  # the change not stored: as if never made
+            assert before.state is not None and before.state.deal == stored_deal
+            assert before.state.plays == stored_plays
+            table.saved(store.save(table.pending))
+            assert not table.pending
+            again = table.rolled_back()
+            loaded = store.load_table("t")
+            assert loaded is not None
+            restored = Table.restore(loaded, store, random.Random(0), autosave=False)
+            for copy in (again, restored):
+                assert copy.state is not None and copy.state.plays == table.state.plays
+                assert copy.state.deal == table.state.deal
+                assert list(copy.match.score) == list(table.match.score)
+                assert copy.phase == table.phase and copy.asked() == table.asked()
+            table = again  # play on from the copy: it is the table
+        assert table.phase == "match_over"
+    finally:
+        store.close()
+
+
+def test_a_lock_held_elsewhere_refuses_the_card_and_the_loop_goes_on(tmp_path: Path) -> None:
+    """A real second connection holds the database (BEGIN EXCLUSIVE, as an ``sqlite3`` shell
+    or a backup may): the card is refused with storage_unavailable, nothing changes, the socket
+    stays open, another table's ping is answered before the refusal (the event loop does not
+    wait on the lock), the same card plays once the lock is gone, and a restart finds it."""
+    db = tmp_path / "sueca.db"
+    humans = ["human"] * 4
+
+    async def play_under_the_lock(server: LiveServer) -> tuple[str, list[Any]]:
+        first = create_table(server.http, humans)
+        second = create_table(server.http, humans)
+        players = [await join(server.ws, first["id"], token_of(first, s), s) for s in range(4)]
+        elsewhere = await join(server.ws, second["id"], token_of(second, 0), 0)
+        views = [await p.sync() for p in players]
+        actor = players[views[0]["actor"]]
+        card = views[0]["actor"] == actor.seat and actor.view["legal"][0]  # type: ignore[index]
+        before = [position(v) for v in views]
+        blocker = sqlite3.connect(db, isolation_level=None)
+        blocker.execute("BEGIN EXCLUSIVE")
+        try:
+            loop = asyncio.get_running_loop()
+            await actor.send({"type": "play", "card": card})
+            await elsewhere.sync()
+            pong_at = loop.time()
+            error = await actor.recv_until("error")
+            error_at = loop.time()
+            assert pong_at < error_at, "another table waited on the lock"
+            assert error["code"] == "storage_unavailable"
+            assert "nothing changed" in error["message"] and "try again" in error["message"]
+            assert [position(await p.sync()) for p in players] == before
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        await actor.send({"type": "play", "card": card})  # the same card, once more
+        view = await actor.recv_until("state")
+        assert view["view"]["played"] == views[0]["played"] + 1
+        after = [position(await p.sync()) for p in players]
+        for p in [*players, elsewhere]:
+            await p.socket.close()
+        return first["id"], [first, after]
+
+    with LiveServer(str(db)) as server:
+        table_id, (first, after) = asyncio.run(play_under_the_lock(server))
+
+    async def reopened(server: LiveServer) -> list[Any]:
+        players = [await join(server.ws, table_id, token_of(first, s), s) for s in range(4)]
+        out = [position(await p.sync()) for p in players]
+        for p in players:
+            await p.socket.close()
+        return out
+
+    with LiveServer(str(db)) as server:
+        assert asyncio.run(reopened(server)) == after
+
+
+def test_a_failing_disk_refuses_every_change_and_the_table_goes_on_after(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Creating a table (503), taking an open seat (503), claiming a seat, a person's card and
+    a bot's card are all refused while the disk fails, each changing nothing; the bots try
+    again with one log line for the outage, and play on once the disk works."""
+    db = tmp_path / "sueca.db"
+    store = FaultyStorage(db, lock=True)
+    timing = Timing(grace=60.0, bot_delay=0.2, trick_pause=0.0, deal_pause=30.0)
+    bot = {"kind": "bot", "level": "heuristic"}
+    body = {"rules": {"variant": "standard"}, "seats": [{"kind": "human", "name": "Ana"}, bot,
+                                                          bot, bot]}
+    open_body = {"rules": {"variant": "standard"}, "open": True,
+                 "seats": [{"kind": "human"}, bot, {"kind": "human"}, bot]}
+
+    async def scenario(server: LiveServer) -> None:
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            store.failing = True
+            refused = await http.post("/api/tables", json=body)
+            assert refused.status_code == 503, refused.text
+            assert refused.json()["error"] == "storage_unavailable"
+            assert server.app.state.rooms.rooms == {}
+            store.failing = False
+            table = (await http.post("/api/tables", json=body)).json()
+            opened = (await http.post("/api/tables", json=open_body)).json()
+            store.failing = True
+            taken = await http.post(f"/api/tables/{opened['id']}/seats/2", json={"name": "X"})
+            assert taken.status_code == 503 and taken.json()["error"] == "storage_unavailable"
+            ana = await join(server.ws, table["id"], None, None)
+            await ana.send({"type": "join", "token": token_of(table, 0)})
+            assert (await ana.recv_until("error"))["code"] == "storage_unavailable"
+            await ana.send({"type": "play", "card": "AS"})
+            assert (await ana.recv_until("error"))["code"] == "not_seated"  # not seated
+            store.failing = False
+            assert (await http.post(f"/api/tables/{opened['id']}/seats/2",
+                                    json={"name": "Bia"})).status_code == 200  # still free
+        await ana.send({"type": "join", "token": token_of(table, 0)})
+        await ana.recv_until("joined")
+        view = await ana.sync()
+        while view["actor"] != 0:
+            view = (await ana.recv_until("state"))["view"]
+        before = position(view)
+        store.failing = True
+        await ana.send({"type": "play", "card": view["legal"][0]})
+        assert (await ana.recv_until("error"))["code"] == "storage_unavailable"
+        assert position(await ana.sync()) == before
+        store.failing = False
+        await ana.send({"type": "play", "card": view["legal"][0]})
+        view = (await ana.recv_until("state"))["view"]
+        assert view["played"] == before[1] + 1 and view["actor"] == 1  # a bot's turn now
+        store.failing = True  # before the bot's card (bot_delay): its move is refused
+        await asyncio.sleep(2.0)  # the driver tries again meanwhile, a few times
+        assert store.refused >= 3
+        assert position(await ana.sync())[1] == before[1] + 1  # the bot's card is not down
+        store.failing = False
+        while view["played"] < before[1] + 2:  # the bot plays on, after its next try
+            view = (await ana.recv_until("state", timeout=15))["view"]
+        await ana.socket.close()
+
+    with caplog.at_level(logging.WARNING, logger="sueca.server"), \
+            LiveServer(str(db), storage=store, timing=timing) as server:
+        asyncio.run(scenario(server))
+    lines = [r.getMessage() for r in caplog.records]
+    assert len([line for line in lines if "a new table could not be stored" in line]) == 1
+    # One line per table per outage: the open table's seat, and Ana's table's three outages
+    # (her seat, her card, and the bot's card however often its driver tried again).
+    outage = [line for line in lines if "the store failed" in line]
+    assert len(outage) == 4, outage
+    assert all("disk I/O error" in line for line in outage)
+
+
+def test_a_refused_deal_is_dealt_once_the_store_works(tmp_path: Path) -> None:
+    db = tmp_path / "sueca.db"
+    stored_deal_over(db)
+    store = FaultyStorage(db, lock=True)
+    timing = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0)
+
+    async def scenario(server: LiveServer) -> None:
+        players = [await join(server.ws, "t", f"tok{s}", s) for s in range(4)]
+        store.failing = True
+        for p in players:
+            await p.send({"type": "next"})
+        await asyncio.sleep(1.0)
+        assert server.room("t").table.phase == "deal_over"
+        assert store.refused >= 2  # tried again
+        store.failing = False
+        view = await players[0].recv_until("state")
+        while view["view"]["deal"] != 1:
+            view = await players[0].recv_until("state", timeout=15)
+        for p in players:
+            await p.socket.close()
+
+    with LiveServer(str(db), storage=store, timing=timing) as server:
+        asyncio.run(scenario(server))
+
+
+def stored_deal_over(db: Path) -> None:
+    """A table of four people who have all come once, its first deal played out: as a server
+    stopped during the deal's summary leaves it."""
+    store = SQLiteStorage(db)
+    try:
+        seats = [SeatConfig("human", f"P{s}", token=f"tok{s}", claimed=True) for s in range(4)]
+        table = Table.create("t", Rules(), seats, store, random.Random(3), created=1.0)
+        while table.phase == "playing":
+            seat, request = table.asked()  # type: ignore[misc]
+            table.submit(seat, Play(request.legal[0]))  # type: ignore[attr-defined]
+        assert table.phase == "deal_over"
+    finally:
+        store.close()
+
+
+def test_after_a_restart_between_deals_the_summary_waits_for_the_players(tmp_path: Path) -> None:
+    """Nobody has reopened the restored table yet: the summary stays (the next deal is not
+    dealt to an empty room, however long); the first player back sees it and deals on."""
+    db = tmp_path / "sueca.db"
+    stored_deal_over(db)
+    timing = Timing(grace=60.0, bot_delay=0.1, trick_pause=0.0, deal_pause=30.0)
+
+    async def scenario(server: LiveServer) -> None:
+        await asyncio.sleep(1.0)  # ten times what the room waited for nobody before
+        assert server.room("t").table.phase == "deal_over"
+        ana = await join(server.ws, "t", "tok0", 0)
+        view = await ana.sync()
+        assert view["phase"] == "deal_over" and view["deal"] == 0
+        await ana.send({"type": "next"})  # the only one there: ready is everyone
+        while view["deal"] != 1:
+            view = (await ana.recv_until("state"))["view"]
+        await ana.socket.close()
+
+    with LiveServer(str(db), timing=timing) as server:
+        asyncio.run(scenario(server))
