@@ -160,6 +160,7 @@ class DealReview:
     crossings: list[Crossing]
     stopped: str | None = None  # why the review ends before the deal does, if it does
     thresholds: Thresholds = field(default_factory=Thresholds)
+    hands: tuple[int, ...] = ()  # the hands as dealt (masks): the deal is over, all shown
 
     @property
     def total_lost(self) -> float:
@@ -223,7 +224,8 @@ def review_deal(state: State, seat: int, deal_index: int = 0, seed: int = 0,
     plays = tuple(state.plays[:plays_done])
     played_by = state.played_by()[:plays_done]
     return DealReview(deal_index, seat, side, rules, plays, played_by, cards, dd_line, final,
-                      _crossings(rules, side, dd_line, plays, played_by), stopped, thresholds)
+                      _crossings(rules, side, dd_line, plays, played_by), stopped, thresholds,
+                      tuple(state.deal.hands))
 
 
 def _check(state: State, seat: int) -> None:

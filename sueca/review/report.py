@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sueca.cards import card_name
+from sueca.cards import card_name, mask_cards
 from sueca.review.deal import CardReview, DealReview
 
 FORMAT = 1
@@ -53,6 +53,7 @@ def deal_json(review: DealReview) -> dict[str, Any]:
         "side": review.side,
         "players": review.rules.players,
         "total_points": review.rules.total_points,
+        "hands": [[card_name(c) for c in mask_cards(h)] for h in review.hands],
         "plays": [card_name(c) for c in review.plays],
         "played_by": list(review.played_by),
         "final": review.final,

@@ -16,6 +16,8 @@ Routes::
     GET  /api/history            finished matches
     GET  /api/history/{m}        one match: record and the check report
     GET  /api/history/{m}/record.json   the RECORD.md record, as a download
+    GET  /review                 a deal's review (reviews.py): POST /api/reviews starts one,
+                                 GET /api/reviews/{m}/{d}/{s} polls it
     WS   /ws/{table}
     WS   /ws/lobby                the listing, pushed as it changes (lobby.py)
 
@@ -32,7 +34,7 @@ import json
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.convertors import IntegerConvertor, register_url_convertor
@@ -47,9 +49,11 @@ from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import GameRecord, check, dumps
 from sueca.rules import RulesError
 from sueca.server import views
+from sueca.server.botpool import default_bot_workers
 from sueca.server.guard import Guard, GuardMiddleware
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
+from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
 from sueca.server.tables import TableError
@@ -62,6 +66,9 @@ from sueca.server.transport import (
     uvicorn_config,
 )
 from sueca.server.writer import StorageUnavailable
+
+if TYPE_CHECKING:  # the cluster's modules need its extra (psycopg, redis): imported on use
+    from sueca.server.node import ClusterOptions, Node
 
 MAX_BODY = 16 * 1024
 # A socket that sends nothing for this long (the pages ping every 30 s) is closed (4408): a
@@ -142,6 +149,17 @@ async def _receive(websocket: WebSocket, idle: float) -> dict[str, Any] | None:
     return None if message["type"] == "websocket.disconnect" else dict(message)
 
 
+def _is_ping(text: Any) -> bool:
+    """Whether a lobby socket's message is ``{"type": "ping"}`` (a short one only is read)."""
+    if not isinstance(text, str) or len(text) > 64:
+        return False
+    try:
+        message = parse_json(text)
+    except NotJsonError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "ping"
+
+
 def _bounded(text: str | None, low: int, high: int, default: int) -> int:
     """A whole number from a query parameter, clamped to [low, high]; absent or not a number
     (at most 7 digits read): the default."""
@@ -184,6 +202,8 @@ def create_app(
     limits: Limits | None = None,
     guard: Guard | None = None,
     socket_idle: float = SOCKET_IDLE,
+    bot_workers: int = 0,
+    cluster: ClusterOptions | None = None,
 ) -> Starlette:
     """The server app. ``db_path``: the SQLite file (default: the user's data directory);
     ``storage`` replaces it with another :class:`Storage`; ``timing`` paces the bots and the
@@ -191,29 +211,52 @@ def create_app(
     socket may send and how many tables an address may open (``sueca serve``:
     :data:`~sueca.server.limits.DEFAULT_LIMITS`; ``None``: no caps); ``guard`` the origins
     allowed besides the server's own (:class:`~sueca.server.guard.Guard`); ``socket_idle``
-    the seconds a socket may stay silent."""
+    the seconds a socket may stay silent; ``bot_workers`` the processes bots think in
+    (:mod:`~sueca.server.botpool`; 0: threads of this process); ``cluster``: run as one
+    worker of a cluster (PostgreSQL and Redis: :mod:`~sueca.server.node`) instead."""
 
     holder: dict[str, Rooms] = {}
+    nodes: dict[str, Node] = {}  # this worker's part of a cluster, if it is one
     table_limiter = (None if limits is None else
                      AddressLimiter(limits.tables_per_minute, limits.table_burst))
     server_tables = None if limits is None else limits.server_bucket()
     index = LobbyIndex(_table_summary)
+    if cluster is not None:  # every worker lists every worker's tables
+        from sueca.server.shared_lobby import SharedLobbyIndex
+
+        index = shared = SharedLobbyIndex(_table_summary)
 
     def rooms() -> Rooms:
         return holder["rooms"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = (storage if storage is not None
-                 else SQLiteStorage(db_path or default_db_path(), lock=True))
-        registry = Rooms(store, timing or Timing(), seed=seed)
+        if cluster is not None:
+            from sueca.server.node import open_node  # psycopg, redis: the cluster extra
+
+            store: Storage
+            node, store = await open_node(cluster, timing or Timing(), seed=seed,
+                                          bot_workers=bot_workers)
+            registry = node.rooms
+            nodes["node"] = node
+        else:
+            store = (storage if storage is not None
+                     else SQLiteStorage(db_path or default_db_path(), lock=True))
+            registry = Rooms(store, timing or Timing(), seed=seed, bot_workers=bot_workers)
         registry.watcher = index
-        await registry.restore()
+        if cluster is not None:
+            await node.start(lobby=shared)  # it takes the tables nobody owns, as it finds them
+        else:
+            await registry.restore()
         holder["rooms"] = registry
         app.state.rooms = registry
         try:
             yield
         finally:
+            if "node" in nodes:
+                await nodes["node"].stop()
+            if "service" in review_holder:
+                review_holder.pop("service").close()
             registry.close()
             store.close()
 
@@ -291,9 +334,17 @@ def create_app(
         return JSONResponse({"token": token, "link": f"/t/{table_id}#{token}"})
 
     async def list_bots(request: Request) -> Response:
-        from sueca.bots import BOTS, STRONGEST
+        from sueca.bots import BOTS
+        from sueca.bots.levels import DEFAULT_LEVEL, LEVELS
 
-        return JSONResponse({"bots": sorted(BOTS), "default": STRONGEST})
+        # People choose a level (sueca.bots.levels); the algorithms stay accepted by name.
+        return JSONResponse({
+            "bots": [level.name for level in LEVELS],
+            "levels": [{"name": level.name, "description": level.description}
+                       for level in LEVELS],
+            "algorithms": sorted(name for name in BOTS if name not in
+                                 {level.name for level in LEVELS}),
+            "default": DEFAULT_LEVEL})
 
     async def list_history(request: Request) -> Response:
         try:
@@ -332,6 +383,13 @@ def create_app(
 
     async def table_socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        if "node" in nodes:  # the table may be another worker's: the node relays to it
+            from sueca.server.node import serve_websocket
+
+            await serve_websocket(nodes["node"], websocket, websocket.path_params["table_id"],
+                                  None if limits is None else limits.socket_bucket(),
+                                  lambda: _receive(websocket, socket_idle))
+            return
         room = rooms().get(websocket.path_params["table_id"])
         if room is None:
             await websocket.send_text(json.dumps(
@@ -374,13 +432,25 @@ def create_app(
                 # The lobby reads nothing but pings; anything else, or too much, is dropped.
                 if bucket is not None and not bucket.take():
                     continue
-                if message.get("text") == '{"type":"ping"}':
+                if _is_ping(message.get("text")):
                     feed.ping()
         except WebSocketDisconnect:
             pass
         finally:
             feed.close()
             pump.cancel()
+
+    review_holder: dict[str, ReviewService] = {}
+
+    def review_service() -> ReviewService:
+        # Started on the first review asked for: its worker process only then (reviews.py).
+        if "service" not in review_holder:
+            review_holder["service"] = ReviewService(reviews_directory(rooms().storage))
+        return review_holder["service"]
+
+    def table_match(table_id: str) -> int | None:
+        room = rooms().get(table_id)
+        return room.table.match_id if room is not None and room.table.match_id >= 0 else None
 
     routes = [
         Route("/", lobby),
@@ -394,6 +464,8 @@ def create_app(
         Route("/api/history", list_history),
         Route("/api/history/{match_id:number}", history_match),
         Route("/api/history/{match_id:number}/record.json", history_record),
+        *review_routes(review_service, lambda m: rooms().writer.load_match(m),
+                       table_match, WEB_DIR),
         WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
@@ -404,20 +476,37 @@ def create_app(
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None = None,
           grace: float = 60.0, *, guard: Guard | None = None,
-          edge: EdgeLimits = DEFAULT_EDGE) -> None:
+          edge: EdgeLimits = DEFAULT_EDGE, bot_workers: int | None = None,
+          cluster: ClusterOptions | None = None, reuse_port: bool = False) -> None:
     """Run the server until interrupted (``sueca serve``). The database is opened (and
     locked) first: one another server holds, or a newer sueca wrote, raises
     :class:`~sueca.server.storage.StorageError` before anything listens. ``guard``: origins
     allowed besides the server's own; ``edge``: deadlines and connection caps
-    (:mod:`sueca.server.transport`), the connection cap fitted below the file limit."""
+    (:mod:`sueca.server.transport`), the connection cap fitted below the file limit;
+    ``bot_workers`` the bots' worker processes (default ``min(cores, 4)``; 0: threads).
+    ``db_path`` may be a ``postgresql://`` URL (:func:`~sueca.server.backends.open_storage`);
+    ``cluster``: serve as a worker of a cluster instead (docs/deploy.md), ``reuse_port`` on a
+    port other workers listen on too (:mod:`sueca.server.workers`)."""
     import uvicorn
 
     edge = fit_to_file_limit(edge, raise_file_limit())
-    store = SQLiteStorage(db_path or default_db_path(), lock=True)
-    app = create_app(storage=store, timing=Timing(grace=grace), limits=DEFAULT_LIMITS,
-                     guard=guard)
+    options: dict[str, Any] = {
+        "timing": Timing(grace=grace), "limits": DEFAULT_LIMITS, "guard": guard,
+        "bot_workers": default_bot_workers() if bot_workers is None else bot_workers}
+    if cluster is not None:
+        app = create_app(cluster=cluster, **options)
+    else:
+        from sueca.server.backends import open_storage
+
+        app = create_app(storage=open_storage(db_path or default_db_path(), lock=True),
+                         **options)
     # Frames beyond 64 KiB close the socket outright; smaller oversized ones (over
     # MAX_MESSAGE) get an error message and change nothing.
     config = uvicorn_config(app, host, port, edge, ws_max_size=64 * 1024, log_level="info")
     limit_log_rate(edge.log_per_minute)  # after uvicorn's Config has set its handlers up
-    uvicorn.Server(config).run()
+    if reuse_port:
+        from sueca.server.workers import reuse_port_socket
+
+        uvicorn.Server(config).run(sockets=[reuse_port_socket(host, port)])
+    else:
+        uvicorn.Server(config).run()

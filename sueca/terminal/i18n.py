@@ -66,23 +66,27 @@ class Language:
         """The message ``key`` with its ``{placeholders}`` filled in."""
         return self.messages[key].format(**values)
 
-    def fact(self, fact: FactLike, past: bool = False) -> str:
+    def fact(self, fact: FactLike, past: bool = False,
+             names: Sequence[str] | None = None) -> str:
         """A fact of :mod:`sueca.review.facts` in words: the present for a hint, the past for
-        the review. Cards in the table's notation; a seat by its name (``Jogador 2``)."""
+        the review. Cards in the table's notation; a seat by ``names`` (the web's players)
+        or as the terminal names it (``Jogador 2``)."""
         values: dict[str, object] = {}
         if fact.card is not None:
             values["card"] = self.card(fact.card)
         if fact.suit is not None:
             values["suit"] = self.suit(fact.suit)
         if fact.seat is not None:
-            values["seat"] = self.text("seat", seat=fact.seat)
+            values["seat"] = (names[fact.seat] if names and 0 <= fact.seat < len(names)
+                              else self.text("seat", seat=fact.seat))
         if fact.count is not None:
             values["count"] = fact.count
         return self.text(f"fact_{fact.key}" + ("_past" if past else ""), **values)
 
-    def facts(self, facts: Sequence[FactLike], past: bool = False) -> str:
+    def facts(self, facts: Sequence[FactLike], past: bool = False,
+              names: Sequence[str] | None = None) -> str:
         """Facts joined into one reason: ``o 7♥ ainda estava por sair; …``."""
-        return "; ".join(self.fact(f, past) for f in facts)
+        return "; ".join(self.fact(f, past, names) for f in facts)
 
     def reason(self, text: str) -> str:
         """A bot's one-line reason (bots explain in English) in this language, part by part

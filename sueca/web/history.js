@@ -142,6 +142,8 @@ function renderReplay() {
           <button class="btn small primary" id="next" type="button">${t("next")} →</button>
           <span class="muted" id="deal-facts">${t("trump")}: ${trumpText}</span>
           <a class="btn small" href="/api/history/${match.id}/record.json" download>${t("download")}</a>
+          ${n === 4 && !contract ? `<a class="btn small" id="review-deal" title="${t("review_deal_help")}"
+            href="/review?match=${match.id}&deal=${dealIndex}&seat=0">${t("review_deal")}</a>` : ""}
         </div>
         <section class="felt replay-felt${n === 4 ? "" : " replay-ring"}" aria-label="${t("cloth")}">
           ${seatsHtml}

@@ -4,9 +4,10 @@
 
 const STRINGS = {
   "pt-PT": {
-    lang_name: "Português (PT)",
+    lang_name: "Português (Portugal)",
     tagline: "O jogo de cartas de Portugal — quatro jogadores, duas equipas, 120 pontos.",
     lobby: "Salão", history: "Histórico", new_table: "Nova mesa", your_name: "O seu nome",
+    review_deal: "Análise", review_deal_help: "Cada carta desta mão analisada: o que valia, pelo que se sabia",
     rules: "Regras", preset_standard: "Portugal (padrão)", preset_brazil: "Brasil",
     preset_italiana: "Italiana (obrigatório trunfar)", preset_pontos: "Pontos (até 500)",
     match_to: "Partida até", games: "jogos", points_unit: "pontos",
@@ -119,9 +120,10 @@ const STRINGS = {
     level_expert_help: "o mais forte: pesa cada mão possível",
   },
   "pt-BR": {
-    lang_name: "Português (BR)",
+    lang_name: "Português (Brasil)",
     tagline: "O jogo de cartas de Portugal — quatro jogadores, duas duplas, 120 pontos.",
     lobby: "Salão", history: "Histórico", new_table: "Nova mesa", your_name: "Seu nome",
+    review_deal: "Análise", review_deal_help: "Cada carta desta mão analisada: o que valia, pelo que se sabia",
     rules: "Regras", preset_standard: "Portugal (padrão)", preset_brazil: "Brasil",
     preset_italiana: "Italiana (trunfo obrigatório)", preset_pontos: "Pontos (até 500)",
     match_to: "Partida até", games: "jogos", points_unit: "pontos",
@@ -237,6 +239,7 @@ const STRINGS = {
     lang_name: "English",
     tagline: "Portugal's national card game — four players, two partnerships, 120 points.",
     lobby: "Lobby", history: "History", new_table: "New table", your_name: "Your name",
+    review_deal: "Review", review_deal_help: "Every card of this deal reviewed: what it was worth, from what was known",
     rules: "Rules", preset_standard: "Portugal (standard)", preset_brazil: "Brazil",
     preset_italiana: "Italiana (must trump)", preset_pontos: "Points (to 500)",
     match_to: "Match to", games: "games", points_unit: "points",

@@ -214,7 +214,7 @@ function renderSeats() {
         seat.seat}">${clock(secondsLeft(seat))}</span></span>`);
     }
     if (seat.kind === "bot") {
-      const level = seat.level_name ? ` · ${t(`level_${seat.level_name}`)}` : "";
+      const level = seat.level_name ? `<span class="level-name"> · ${t(`level_${seat.level_name}`)}</span>` : "";
       badges.push(`<span class="badge" title="${seat.level_name ? t(`level_${seat.level_name}_help`) : ""}">${t("status_bot")}${level}</span>`);
     }
     if (seat.kind === "dummy" && seat.named) badges.push(`<span class="badge">${t("dummy")}</span>`);
@@ -225,8 +225,11 @@ function renderSeats() {
     const name = escapeHtml(seatName(seat.seat)) + (isMe ? ` (${t("you")})` : "");
     const side = sideOf(seat.seat);
     const sideClass = side === 0 || side === 1 ? `team${side}` : "team-unknown";
+    // The side in words too, not by colour alone (colour-blind players, the eight-seat ring).
+    const tag = !view.bidding && (side === 0 || side === 1)
+      ? `<span class="side-tag">${teamLabel(side)}</span>` : "";
     let html = `<div class="plate ${sideClass}${turn ? " turn" : ""}" data-seat="${seat.seat}"
-      aria-current="${turn ? "true" : "false"}">${dealer}<span class="name">${name}</span>${badges.join("")}</div>`;
+      aria-current="${turn ? "true" : "false"}">${dealer}<span class="name">${name}</span>${tag}${badges.join("")}</div>`;
     const known = (view.known && view.known[seat.seat]) || [];
     // (Your own turned card is in your hand, marked in gold.)
     const trumpHere = view.trump_held && seat.seat === view.dealer;
@@ -289,6 +292,10 @@ function renderCorners() {
     <span class="visually-hidden">${t(`suit_${view.trump}`)}</span>`;
   const [a, b] = teamsInOrder();
   let text = `${t("tricks")}: ${teamLabel(a)} ${view.tricks_won[a]} · ${teamLabel(b)} ${view.tricks_won[b]}`;
+  if (!view.score_per_seat) {
+    // The match too, so that a phone shows it while playing (the sheet is below the hand).
+    text += `<br><span class="corner-score">${t("score")}: ${teamLabel(a)} ${view.score.match[a]} · ${teamLabel(b)} ${view.score.match[b]}</span>`;
+  }
   if (view.points_taken) {
     text += `<br>${t("points")}: ${view.points_taken[a]} · ${view.points_taken[b]}`;
   }
@@ -434,6 +441,7 @@ function renderAuction() {
   const key = `${view.score.number}:${view.deal}:${view.stage}:${a.bids.length}:${mine}:${LANG}`;
   if (key !== auctionKey) {
     auctionKey = key;
+    $("toast").hidden = true; // a refusal of the last step must not lie over the next one
     let controls = "";
     if (mine && view.stage === "bidding") {
       const low = a.min_bid;
@@ -595,20 +603,22 @@ function renderStatus() {
     text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
   }
   if (status.textContent !== text) status.textContent = text;
+  $("felt").classList.toggle("spectating", !seated());
   status.classList.toggle("mine", mine);
 }
 
 function renderSeatScore() {
-  // Five-player Italiana: each player scores for himself.
-  const seats = view.seats.map((s) => s.seat);
-  const head = seats.map((seat) => `<th scope="col">${escapeHtml(seatName(seat))}</th>`).join("");
-  const rows = view.score.deals.map((points, i) => `<tr><td>${t("deal_n", { n: i + 1 })}</td>${
-    seats.map((seat) => `<td>${points[seat] || ""}</td>`).join("")}</tr>`).join("");
-  const totals = seats.map((seat) => `<td data-seat="${seat}">${view.score.match[seat]}</td>`).join("");
+  // Five-player Italiana: each player scores for himself. A row per player, so that every
+  // name is whole in the side panel; the deals run across (scrolled when many).
+  const deals = view.score.deals;
+  const head = deals.map((_, i) => `<th scope="col" title="${t("deal_n", { n: i + 1 })}">${i + 1}</th>`).join("");
+  const rows = view.seats.map((s) => `<tr><th scope="row">${escapeHtml(seatName(s.seat))}</th>${
+    deals.map((points) => `<td>${points[s.seat] || ""}</td>`).join("")}<td class="total" data-seat="${s.seat}">${
+    view.score.match[s.seat]}</td></tr>`).join("");
   $("score-panel").innerHTML = `<div class="sheet-scroll"><table class="sheet per-seat" id="score-sheet">
     <caption>${t("score_sheet")} · ${t("match_n", { n: view.score.number })}</caption>
-    <thead><tr><th scope="col"><span class="visually-hidden">${t("deal_n", { n: "" })}</span></th>${head}</tr></thead>
-    <tbody>${rows}</tbody><tfoot><tr><td>${t("total")}</td>${totals}</tr></tfoot></table></div>
+    <thead><tr><th scope="col"><span class="visually-hidden">${t("players")}</span></th>${head}<th scope="col">${t("total")}</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>
     <p class="muted">${t("target", { n: `${view.match_target} ${t("games")}` })} · ${t("each_player")}</p>`;
 }
 
@@ -693,6 +703,13 @@ function renderSummary() {
   } else if (seated) {
     action = ready ? `<span class="muted">${t("waiting_others")}</span>`
       : `<button class="btn primary" id="next-deal" type="button">${t("next_deal")}</button>`;
+  }
+  // The review of the deal just played (review.js): only where the solver plays the table,
+  // and only a deal played to its last card (the server refuses any other).
+  if (view.players === 4 && !view.bidding && (s.revoked_by === null || s.revoked_by === undefined)) {
+    const seat = seated ? view.you : 0;
+    action += ` <a class="btn" id="review-deal" target="_blank" rel="noopener" title="${t("review_deal_help")}"
+      href="/review?table=${encodeURIComponent(TABLE_ID)}&deal=${view.deal}&seat=${seat}">${t("review_deal")}</a>`;
   }
   if (view.renuncia) {
     // The renúncia's outcome and its penalties (they are in the game points), and until the
