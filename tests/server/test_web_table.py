@@ -229,3 +229,66 @@ def test_the_last_trick_stays_on_the_cloth_and_a_held_back_card_says_why(
         page.screenshot(path=str(ARTIFACTS / "web-last-trick-desktop.png"))
         page.wait_for_selector("#summary[open]", timeout=5_000)
         assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_table_reads_on_a_phone_to_spectators_and_round_a_ring(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Items 8–10: on a phone the tricks and the match score stay in sight while playing,
+    dimmed cards are not see-through, the language menu tells Portugal from Brazil; a side is
+    said in words beside its colour; a spectator's "to play" line lies over nobody's cards; at
+    the five-player table at 1280×900 the hand stays on the screen while bidding and the score
+    sheet's names are whole."""
+    from web_support import DESKTOP, PHONE
+
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = new_table(server.http, ANA_AND_BOTS, {"variant": "standard", "match_target": 10})
+        page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                 viewport=PHONE)
+        page.wait_for_selector("#hand .card")
+        wait_my_card(page)
+        corner = page.locator("#tricks-corner")
+        box = corner.bounding_box()
+        assert corner.is_visible() and box is not None and box["y"] + box["height"] <= 844
+        assert "Nós 0" in corner.inner_text() and "Resultado" in corner.inner_text()
+        opacity = page.evaluate(
+            "getComputedStyle(document.querySelector('#hand .card .face')).opacity")
+        dimmed = page.locator('#hand.mine .card[aria-disabled="true"] .face')
+        if dimmed.count():
+            opacity = dimmed.first.evaluate("e => getComputedStyle(e).opacity")
+        assert opacity == "1"
+        languages = page.locator("#lang option").all_inner_texts()
+        assert "Português (Portugal)" in languages and "Português (Brasil)" in languages
+        tags = [page.text_content(f'.plate[data-seat="{seat}"] .side-tag') for seat in range(4)]
+        assert tags == ["Nós", "Eles", "Nós", "Eles"], tags
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshots(page, "web-phone-playing")
+
+        watcher, watcher_errors = open_page(chromium, f"{server.http}/t/{table['id']}")
+        watcher.wait_for_selector("#status:not(:empty)")
+        line = watcher.locator("#status").bounding_box()
+        cards = watcher.locator("#pos-bottom .seat-cards").bounding_box()
+        assert line is not None and cards is not None
+        overlap = (line["x"] < cards["x"] + cards["width"]
+                   and cards["x"] < line["x"] + line["width"]
+                   and line["y"] < cards["y"] + cards["height"]
+                   and cards["y"] < line["y"] + line["height"])
+        assert not overlap, (line, cards)
+        assert watcher.text_content('.plate[data-seat="1"] .side-tag') == "Equipa B"
+        screenshots(watcher, "web-spectator")
+
+        five = new_table(server.http, [{"kind": "human", "name": "Ana"}] + [
+            {"kind": "bot", "level": "intermediate", "name": name}
+            for name in ("Tomás", "Vasco", "Beatriz", "Inês")], {"variant": "italiana5"})
+        ring, ring_errors = open_page(chromium, server.http + five["seats"][0]["link"],
+                                      viewport=DESKTOP)
+        ring.wait_for_selector("#pass-button", timeout=20_000)
+        last = ring.locator("#hand .card").last.bounding_box()
+        assert last is not None and last["y"] + last["height"] <= DESKTOP["height"], last
+        names = ring.locator("#score-sheet tbody th")
+        assert names.all_inner_texts() == ["Ana", "Tomás", "Vasco", "Beatriz", "Inês"]
+        assert ring.evaluate("[...document.querySelectorAll('#score-sheet tbody th')]"
+                             ".every(th => th.scrollWidth <= th.clientWidth)")
+        screenshots(ring, "web-italiana5-bidding")
+        assert not errors and not watcher_errors and not ring_errors
