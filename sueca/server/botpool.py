@@ -19,7 +19,10 @@ unchanged: the same card), and a worker's memory is one bot for one move. What i
 pimc's 16 MB search table (``PimcBot.__getstate__``), which a worker builds for the move and
 frees after it (every move empties it first, so the play does not depend on it). Rules travel
 as their RECORD.md options and are rebuilt once per worker (:func:`_rules_from_text`), so the
-engine's derived tables are reused from move to move. A bot that does not pickle (a ``cmd:``
+engine's derived tables are reused from move to move. A worker runs this file alone
+(:data:`_WORKER`), not the ``sueca.server`` package: it needs the bots, not the web server, and
+a job names nothing of this module, so what the server's package imports cannot stop a
+worker from starting. A bot that does not pickle (a ``cmd:``
 program holds a process) is decided in the server's threads, as before.
 
 **Limits.**
@@ -145,29 +148,37 @@ def _rules_from_text(text: str) -> Rules:
     return Rules.from_dict(json.loads(text))
 
 
-def _information_state(values: tuple[Any, ...]) -> InformationState:
-    return InformationState(*values)
-
-
 _INFO_FIELDS = tuple(f.name for f in InformationState.__dataclass_fields__.values() if f.init)
 
 
 class _Pickler(pickle.Pickler):
-    """Rules as their options (their derived tables hold C objects and are the worker's to
-    build); an information state without its cached world sampler."""
+    """Rules as their options, a persistent id (their derived tables hold C objects and are
+    the other side's to build); an information state without its cached world sampler."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        return _rules_text(obj) if type(obj) is Rules else None
 
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is Rules:
-            return _rules_from_text, (_rules_text(obj),)
         if type(obj) is InformationState:
-            return _information_state, (tuple(getattr(obj, n) for n in _INFO_FIELDS),)
+            return InformationState, tuple(getattr(obj, n) for n in _INFO_FIELDS)
         return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        if not isinstance(pid, str):
+            raise pickle.UnpicklingError("a job names rules by their options")
+        return _rules_from_text(pid)
 
 
 def _dumps(obj: Any) -> bytes:
     out = io.BytesIO()
     _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return out.getvalue()
+
+
+def _loads(data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data)).load()
 
 
 def bot_state(bot: Bot) -> dict[str, Any]:
@@ -218,6 +229,10 @@ def _worker_main(fd: int, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     _die_with_parent(parent)
     conn = Connection(fd)
+    try:
+        conn.send_bytes(_READY)  # imported and listening: moves may come
+    except (EOFError, OSError):
+        return
     while True:
         try:
             raw = conn.recv_bytes()
@@ -225,7 +240,7 @@ def _worker_main(fd: int, parent: int) -> None:
             return
         job_id = -1
         try:
-            job_id, bot, info, where = pickle.loads(raw)
+            job_id, bot, info, where = _loads(raw)
             started = time.perf_counter()
             action = decide(bot, info, strict=False, where=where)
             think = time.perf_counter() - started
@@ -238,6 +253,23 @@ def _worker_main(fd: int, parent: int) -> None:
             conn.send_bytes(reply)
         except (EOFError, OSError):
             return
+
+
+_READY = b"ready"
+_START_LIMIT = 60.0  # seconds a new worker has to say it is ready
+
+
+# What a worker runs (``python -c``): the server's import path, as multiprocessing's spawn
+# passes it (a worker unpickles every bot class the server can import: a plugin's, a test's),
+# and this file alone, under a name of its own, not the sueca.server package.
+_WORKER = """\
+import importlib.util, sys
+sys.path[:] = {path!r}
+spec = importlib.util.spec_from_file_location("sueca_bot_worker", {file!r})
+module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+module._worker_main({fd}, {parent})
+"""
 
 
 # ---- the server side ----------------------------------------------------------------------
@@ -268,6 +300,7 @@ class _Worker:
     started: float
     job: _Job | None = None
     job_started: float = 0.0
+    ready: bool = False  # it said so: it has started
 
 
 @dataclass
@@ -311,7 +344,7 @@ class BotPool:
         self._order: deque[str] = deque()  # tables with moves waiting, in serving order
         self._workers: list[_Worker | None] = [None] * self.size
         self._respawn_at = [0.0] * self.size
-        self._young = [0] * self.size  # per slot: workers in a row that died young
+        self._young = [0] * self.size  # per slot: workers in a row that died unused
         wake_r, wake_w = socket.socketpair()
         self._wake_r, self._wake_w = Connection(wake_r.detach()), Connection(wake_w.detach())
         self._ids = iter(range(1, sys.maxsize))
@@ -435,8 +468,10 @@ class BotPool:
         """A new worker in ``slot``; if none can be started, another try in a moment (the
         lock held)."""
         ours, theirs = socket.socketpair()
-        code = (f"from sueca.server.botpool import _worker_main; "
-                f"_worker_main({theirs.fileno()}, {os.getpid()})")
+        # The server's import path, as multiprocessing's spawn passes it: a worker unpickles
+        # every bot class the server can import (a plugin's, a test's).
+        code = _WORKER.format(path=sys.path, file=__file__, fd=theirs.fileno(),
+                              parent=os.getpid())
         try:
             process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
                                        pass_fds=(theirs.fileno(),))
@@ -463,15 +498,6 @@ class BotPool:
         except subprocess.TimeoutExpired:
             worker.process.kill()
             worker.process.wait(timeout=5)
-        # A worker that dies young (it cannot import, the machine is out of memory) is
-        # replaced after a pause that doubles each time, up to a minute: no busy loop, no flood.
-        slot = worker.slot
-        if time.monotonic() - worker.started < _RESPAWN_PAUSE * 5:
-            self._young[slot] += 1
-            pause = min(60.0, _RESPAWN_PAUSE * 2 ** (self._young[slot] - 1))
-            self._respawn_at[slot] = time.monotonic() + pause
-        else:
-            self._young[slot] = 0
 
     def _answer(self, job: _Job, value: Any, error: BaseException | None) -> None:
         """Hand the table's loop the move's answer (or why there is none)."""
@@ -488,6 +514,17 @@ class BotPool:
         worker.job = None
         self._retire(worker, kill=True)
         self.stats.replaced += 1
+        # Workers that never get ready (they cannot start: a broken install, no memory) are
+        # replaced after a pause that doubles each time, up to a minute: no busy loop of
+        # processes, no flood of lines. One that dies on a move is replaced at once: that
+        # move is the suspect, sent again once only.
+        slot = worker.slot
+        if worker.ready:
+            self._young[slot] = 0
+        else:
+            self._young[slot] += 1
+            pause = min(60.0, _RESPAWN_PAUSE * 2 ** (self._young[slot] - 1))
+            self._respawn_at[slot] = time.monotonic() + pause
         log.warning("bot worker %d (pid %s) %s; a new one takes its place", worker.slot,
                     worker.process.pid, how)
         if job is None or job.abandoned:
@@ -503,7 +540,7 @@ class BotPool:
         """A worker's answer (the lock held)."""
         job = worker.job
         worker.job = None
-        job_id, action, state, think, resident, error = pickle.loads(raw)
+        job_id, action, state, think, resident, error = _loads(raw)
         if job is not None and job.id == job_id:
             if error is None:
                 self.stats.moves += 1
@@ -533,6 +570,12 @@ class BotPool:
                 if worker is None:
                     timeout = min(timeout, _RESPAWN_PAUSE)
                     continue
+            if not worker.ready:
+                if now - worker.started > _START_LIMIT:
+                    self._lost(worker, f"did not start within {_START_LIMIT:g} s")
+                elif worker.process.poll() is not None:
+                    self._lost(worker, f"exited ({worker.process.returncode}) as it started")
+                continue
             if worker.job is None:
                 job = self._next_job()
                 if job is None:
@@ -588,6 +631,11 @@ class BotPool:
                     raw = worker.conn.recv_bytes()
                 except (EOFError, OSError):
                     self._lost(worker, f"exited ({worker.process.poll()})")
+                    continue
+                if not worker.ready:
+                    worker.ready = raw == _READY
+                    if not worker.ready:
+                        self._lost(worker, "said something else than that it is ready")
                     continue
                 self._reply(worker, raw)
         return True
