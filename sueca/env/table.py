@@ -53,6 +53,7 @@ class AgentDeal:
         self.referee = Referee(Match(rules, first_dealer=deal.dealer), [None] * rules.players)
         self.state: State = self.referee.deal(deal)
         self.moves: list[int] = []  # the action indexes so far, for a copy
+        self._asked: tuple[tuple[int, Request] | None] | None = None  # until the next move
 
     @property
     def over(self) -> bool:
@@ -61,7 +62,9 @@ class AgentDeal:
 
     def asked(self) -> tuple[int, Request] | None:
         """The seat that decides now and its request (``None`` once the deal is over)."""
-        return self.referee.asked()
+        if self._asked is None:  # the referee works it out from an information state: once
+            self._asked = (self.referee.asked(),)
+        return self._asked[0]
 
     def legal(self) -> list[int]:
         asked = self.asked()
@@ -88,6 +91,7 @@ class AgentDeal:
                          and 0 <= index < self.codec.size else repr(index))
             raise IllegalAction(f"action {index!r} ({described}) is not legal for seat {seat} "
                                 "now")
+        self._asked = None
         self.referee.submit(seat, self.codec.action(index))
         self.moves.append(index)
 

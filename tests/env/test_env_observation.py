@@ -5,6 +5,7 @@ tensor and strings, and every slice reads back as the information state says."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -153,3 +154,8 @@ def test_the_action_numbering_is_one_range_for_every_table() -> None:
             assert codec.index(codec.action(index)) == index
     with pytest.raises(ValueError, match="not an index from 0 to 142"):
         ActionCodec(STANDARD).action(143)
+
+
+def test_docs_env_md_lists_the_slices_as_the_encoder_lays_them_out() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "env.md"
+    assert ObservationEncoder(STANDARD).slices() in docs.read_text(encoding="utf-8")
