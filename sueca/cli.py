@@ -379,12 +379,12 @@ def _serve_cluster(host: str, port: int, db: str, redis_url: str, workers: int,
     if options["bot_workers"] is None:  # the machine's bot processes, shared out
         options["bot_workers"] = max(1, default_bot_workers() // workers)
     serve_options = {"host": host, "port": port, "cluster": cluster, **options}
-    if workers == 1:
-        from sueca.server import serve as run_server
+    from sueca.server import serve as run_server
 
+    if workers == 1:
         run_server(**serve_options)
         return 0
-    return run_workers(workers, serve_options)
+    return run_workers(workers, run_server, serve_options)
 
 
 @app.command()

@@ -40,9 +40,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sueca.server.cluster import Cluster, Lease, SyncLeases
 from sueca.server.limits import TokenBucket
-from sueca.server.postgres import LeasedStorage, PostgresStorage
-from sueca.server.rooms import RESTORE_FINISHED, Connection, Room, Rooms, Timing
-from sueca.server.storage import StoredTable
+from sueca.server.postgres import LeasedStorage, PostgresStorage, redact
+from sueca.server.rooms import Connection, Room, Rooms, Timing
+from sueca.server.shared_lobby import SharedLobbyIndex
+from sueca.server.storage import StorageError, StoredTable
 from sueca.server.tables import Table, TableError
 
 log = logging.getLogger("sueca.server")
@@ -118,16 +119,25 @@ class Node:
         self.stand_ins: dict[tuple[str, str], StandIn] = {}  # (worker, link id) → its stand-in
         self._broken: dict[str, float] = {}  # tables that would not restore: when tried
         self._tasks: list[asyncio.Task[None]] = []
+        self.lobby: SharedLobbyIndex | None = None
         self._moves: set[asyncio.Task[bool]] = set()  # sockets being sent on to a new owner
+        self._adopting: set[str] = set()  # tables leased, being restored
+        self._absent: set[str] = set()  # leased tables out of memory at the last heartbeat
         self._stopping = False
 
     # ---- life ------------------------------------------------------------------------------
 
-    async def start(self, **info: Any) -> None:
+    async def start(self, lobby: SharedLobbyIndex | None = None, **info: Any) -> None:
+        """Join the cluster; ``lobby``: the app's lobby index, shared with the others."""
         await self.cluster.join(**info)
         ready = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(ready)),
+        if lobby is not None:
+            self.lobby = lobby
+            lobby.cluster = self.cluster
+            await lobby.load()
+            self._tasks.append(loop.create_task(lobby.publish()))
+        self._tasks += [loop.create_task(self._listen(ready)),
                        loop.create_task(self._every(self.cluster.heartbeat_every,
                                                     self._heartbeat)),
                        loop.create_task(self._every(self.adopt_every, self._adopt_unowned))]
@@ -173,12 +183,15 @@ class Node:
         lease = await self.cluster.acquire(table_id)
         if lease is None:
             return False
+        self._adopting.add(table_id)
         try:
             room = await self._restore(table_id, lease)
         except Exception as error:
             log.warning("table %s: not taken over: %s: %s", table_id, type(error).__name__,
                         error)
             room = None
+        finally:
+            self._adopting.discard(table_id)
         if room is None:
             await self.cluster.release(lease)
             return False
@@ -216,8 +229,9 @@ class Node:
         whole cluster was restarted)."""
         if self._stopping:
             return
-        ids = await self.rooms.writer.call(self.store.tables_in_play,
-                                           time.time() - RESTORE_FINISHED)
+        # Matches in play only: a finished table waiting for a rematch is taken when a
+        # socket asks for it (so an evicted one stays out of memory).
+        ids = await self.rooms.writer.call(self.store.tables_in_play, time.time())
         now = time.monotonic()
         owners = await self.cluster.owners(ids)
         unowned = [t for t, owner in owners.items() if owner is None
@@ -230,6 +244,16 @@ class Node:
             await self.adopt(table_id)
 
     async def _heartbeat(self) -> None:
+        # A table that left memory (evicted: finished, or abandoned) is leased no more: once
+        # it is seen out of memory at two heartbeats in a row (a table being created or taken
+        # over is leased a moment before its room is added).
+        absent = {t for t in list(self.cluster.leases)
+                  if t not in self.rooms.rooms and t not in self._adopting}
+        for table_id in absent & self._absent:
+            lease = self.cluster.leases.get(table_id)
+            if lease is not None:
+                await self.cluster.release(lease)
+        self._absent = absent - self._absent
         lost = await self.cluster.heartbeat()
         for lease in lost:
             await self._drop(lease.table_id, "its lease lapsed")
@@ -253,8 +277,8 @@ class Node:
         room = self.rooms.rooms.pop(table_id, None)
         if room is not None:
             room.close()
-            if self.rooms.watcher is not None:
-                self.rooms.watcher.removed(table_id)
+            if self.lobby is not None:
+                self.lobby.forget(table_id)
         for key, stand_in in list(self.stand_ins.items()):
             if stand_in.room is room:
                 self._drop_stand_in(key)
@@ -295,6 +319,9 @@ class Node:
             worker = self.me if owner is None else owner[0]
             if worker == self.me:
                 room = self.rooms.rooms.get(link.table_id)
+                lease = self.cluster.leases.get(link.table_id)
+                if room is None and lease is not None:  # evicted a moment ago: back
+                    room = await self._restore(link.table_id, lease)
                 if room is None:
                     return False
                 link.owner = self.me
@@ -350,9 +377,14 @@ class Node:
     # ---- the inbox ---------------------------------------------------------------------------
 
     async def _listen(self, ready: asyncio.Event) -> None:
-        async for _, message in self.cluster.listen(self.cluster.keys.inbox(self.me),
-                                                    ready=ready):
+        lobby = self.cluster.keys.lobby
+        async for channel, message in self.cluster.listen(self.cluster.keys.inbox(self.me),
+                                                          lobby, ready=ready):
             try:
+                if channel == lobby:
+                    if self.lobby is not None and message.get("from") != self.me:
+                        self.lobby.heard(message)
+                    continue
                 await self._on_message(message)
             except Exception as error:
                 log.warning("cluster: a message to %s failed: %s: %s", self.me,
@@ -442,6 +474,23 @@ def _is_join(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(message, dict) and message.get("type") == "join"
+
+
+def check_cluster(options: ClusterOptions) -> None:
+    """Before any worker starts (``sueca serve``): the database opens (its schema brought up
+    to date, once) and Redis answers; :class:`~sueca.server.storage.StorageError` names the
+    one that does not."""
+    import redis
+
+    PostgresStorage(options.db_url).close()
+    client = redis.Redis.from_url(options.redis_url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError, ValueError) as error:
+        raise StorageError(f"cannot reach Redis at {redact(options.redis_url)}: "
+                           f"{error}") from None
+    finally:
+        client.close()
 
 
 async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None = None,

@@ -1,19 +1,45 @@
 """The cluster's Redis pieces on a real Redis server (skipped with the reason where none is
 running; CI starts one): leases and their tokens, renewal and loss, the worker registry, the
-channels. The whole cluster (several worker processes, a worker killed mid-trick) is in
-test_server_workers.py."""
+channels; and the whole cluster: a match over two worker processes whose owner is killed
+mid-trick."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
+import random
 import secrets
-from collections.abc import Callable, Coroutine
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
+import httpx
 import pytest
-from services import redis_url
+import uvicorn
+from server_support import (
+    FAST,
+    LiveServer,
+    Player,
+    create_table,
+    join,
+    leaked_cards,
+    play_on,
+    token_of,
+)
+from services import fresh_postgres_database, redis_url
 
+from sueca.record import check
+from sueca.server import create_app
 from sueca.server.cluster import Cluster
+from sueca.server.node import ClusterOptions
+from sueca.server.postgres import PostgresStorage
 
 
 def _run(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -119,3 +145,198 @@ def test_a_lease_must_outlast_two_heartbeats() -> None:
     with pytest.raises(ValueError, match="outlast"):
         Cluster(None, "A", lease_ttl=1.0, heartbeat_every=0.6)  # type: ignore[arg-type]
 
+
+
+# ---- two workers in this process (each its own thread, loop and node) ------------------------
+
+
+class ThreadWorker(LiveServer):
+    """A worker of a cluster on uvicorn in a thread (server_support's LiveServer)."""
+
+    def __init__(self, options: ClusterOptions) -> None:
+        self.app = create_app(cluster=options, timing=FAST, seed=None)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
+                                ws_max_size=64 * 1024, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+
+@pytest.fixture
+def two_workers() -> Iterator[tuple[ThreadWorker, ThreadWorker]]:
+    with fresh_postgres_database() as db:
+        options = ClusterOptions(redis_url(), db, prefix=f"test-{secrets.token_hex(4)}",
+                                 lease_ttl=1.5, heartbeat_every=0.3, adopt_every=0.3)
+        with ThreadWorker(options) as a, ThreadWorker(options) as b:
+            yield a, b
+
+
+def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
+        two_workers: tuple[ThreadWorker, ThreadWorker]) -> None:
+    a, b = two_workers
+    table = create_table(a.http, ["human", "human", "bot", "bot"], level="heuristic")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the lobby change reaches the other worker
+        listed = httpx.get(f"{b.http}/api/tables").json()["tables"]
+        if [t["id"] for t in listed] == [table["id"]]:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the other worker never listed the table")
+    assert listed[0]["seats"][0]["name"] == "Ana" and "token" not in json.dumps(listed)
+
+    async def play() -> list[Player]:
+        # One person on each worker: seat 1's socket is relayed from b to a, the owner.
+        players = [await join(a.ws, table["id"], token_of(table, 0), 0),
+                   await join(b.ws, table["id"], token_of(table, 1), 1)]
+        spectator = await join(b.ws, table["id"], None, None)
+        rngs = [random.Random(1), random.Random(2)]
+        await asyncio.gather(*(play_on(p, r, stop_at_played=12)
+                               for p, r in zip(players, rngs, strict=True)))
+        for _ in range(50):  # the bots play on to a person's turn; then all agree
+            views = [await p.sync() for p in (*players, spectator)]
+            if len({(v["played"], v["version"]) for v in views}) == 1:
+                break
+            await asyncio.sleep(0.1)
+        assert len({(v["played"], v["version"]) for v in views}) == 1  # one table, one state
+        assert views[1]["you"] == 1 and views[1]["hand"]
+        assert views[2]["you"] is None and views[2]["hand"] == []  # the spectator
+        await players[1].send({"type": "play", "card": "XX"})  # refused, on its socket only
+        error = await players[1].recv_until("error")
+        assert error["code"] == "malformed"
+        return [*players, spectator]
+
+    players = asyncio.run(play())
+    owner = a.app.state.rooms
+    assert table["id"] in owner.rooms and table["id"] not in b.app.state.rooms.rooms
+    stored = owner.storage.load_table(table["id"])
+    assert stored is not None and stored.match is not None
+    record = stored.match.record
+    for player in players:
+        assert [m["code"] for m in player.log if m["type"] == "error"] == (
+            ["malformed"] if player.seat == 1 else [])
+        for message in player.log:
+            assert not leaked_cards(message, player.seat, record), message
+
+
+# ---- the whole cluster: worker processes on real sockets -------------------------------------
+
+WORKER = """
+import json, sys, uvicorn
+from sueca.server import Timing, create_app
+from sueca.server.node import ClusterOptions
+app = create_app(cluster=ClusterOptions(**json.loads(sys.argv[1])),
+                 timing=Timing(grace=60, bot_delay=0.0, trick_pause=0.0))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def _start_worker(options: dict[str, Any], port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen([sys.executable, "-c", WORKER, json.dumps(options), str(port)])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the worker did not start")
+
+
+def _facts(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view["deal"], view["played"], view["hand"], view["trick"], view["to_play"],
+            view["score"]["match"], view["trump_card"], view["dealer"])
+
+
+@pytest.mark.slow
+def test_a_match_over_two_workers_survives_the_owner_killed_mid_trick() -> None:
+    """Four people, two on each worker; the table's owner is killed (SIGKILL) mid-trick; the
+    other worker takes the table over from the store at the same card, the two people of the
+    dead worker reconnect to it, and the match is played to its end. Every record checks, and
+    no socket ever saw a card its seat may not see."""
+    with fresh_postgres_database() as db:
+        options = {"redis_url": redis_url(), "db_url": db,
+                   "prefix": f"test-{secrets.token_hex(4)}", "lease_ttl": 1.5,
+                   "heartbeat_every": 0.3, "adopt_every": 0.3}
+        ports = [_free_port(), _free_port()]
+        workers = [_start_worker(options, port) for port in ports]
+        try:
+            _play_over_two_workers(options, ports, workers)
+        finally:
+            for worker in workers:
+                worker.kill()
+                worker.wait(timeout=10)
+        store = PostgresStorage(db)
+        try:
+            (match,) = store.finished_matches()
+            report = check(match.record)
+        finally:
+            store.close()
+    assert report["valid"], report["error"]
+    assert report["match"]["winner"] is not None
+
+
+def _play_over_two_workers(options: dict[str, Any], ports: list[int],
+                           workers: list[subprocess.Popen[bytes]]) -> None:
+    http = [f"http://127.0.0.1:{port}" for port in ports]
+    ws = [f"ws://127.0.0.1:{port}" for port in ports]
+    # Created on worker 0, which owns it; a target one deal cannot reach.
+    table = create_table(http[0], ["human"] * 4, {"variant": "standard", "match_target": 2})
+    tokens = [token_of(table, seat) for seat in range(4)]
+    on_worker = [0, 0, 1, 1]
+
+    async def owner_of(table_id: str) -> str | None:
+        cluster = Cluster.from_url(options["redis_url"], "probe", prefix=options["prefix"])
+        try:
+            owner = await cluster.owner(table_id)
+            return None if owner is None else owner[0]
+        finally:
+            await cluster.close()
+
+    async def match() -> list[Player]:
+        first_owner = await owner_of(table["id"])
+        players = [await join(ws[on_worker[s]], table["id"], tokens[s], s) for s in range(4)]
+        rngs = [random.Random(s) for s in range(4)]
+        # Mid-trick: two cards of the second trick down; every player stops there.
+        await asyncio.gather(*(play_on(p, r, stop_at_played=6)
+                               for p, r in zip(players, rngs, strict=True)))
+        before = [_facts(await p.sync()) for p in players]
+        assert before[0][1] == 6
+        os.kill(workers[0].pid, signal.SIGKILL)
+        workers[0].wait(timeout=10)
+        # The relayed players' socket stays open: the other worker takes the table over and
+        # sends each its seat's view again. The dead worker's players reconnect to it.
+        for seat in (0, 1):
+            with contextlib.suppress(Exception):
+                await players[seat].socket.close()
+            players[seat] = await join(ws[1], table["id"], tokens[seat], seat)
+        for seat in (2, 3):
+            while _facts(await players[seat].sync()) != before[seat] or (
+                    await owner_of(table["id"])) in (None, first_owner):
+                await players[seat].recv(10)
+        after = [_facts(await p.sync()) for p in players]
+        assert after == before  # the same card, the same hands, the same trick
+        assert await owner_of(table["id"]) not in (None, first_owner)
+        rngs = [random.Random(10 + s) for s in range(4)]
+        finals = await asyncio.gather(*(play_on(p, r, timeout=30)
+                                        for p, r in zip(players, rngs, strict=True)))
+        assert all(f["phase"] == "match_over" for f in finals)
+        return players
+
+    players = asyncio.run(match())
+    store = PostgresStorage(options["db_url"])
+    try:
+        (stored,) = store.finished_matches()
+        record = stored.record
+    finally:
+        store.close()
+    for player in players:
+        for message in player.log:
+            assert not leaked_cards(message, player.seat, record), message
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
