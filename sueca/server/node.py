@@ -32,7 +32,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,13 +43,15 @@ from sueca.server.limits import TokenBucket
 from sueca.server.postgres import LeasedStorage, PostgresStorage, redact
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.shared_lobby import SharedLobbyIndex
-from sueca.server.storage import StorageError, StoredTable
-from sueca.server.tables import Table, TableError
+from sueca.server.storage import StorageError
+from sueca.server.tables import TableError
 
 log = logging.getLogger("sueca.server")
 
 ADOPT_EVERY = 1.0  # seconds between two looks for tables nobody owns
 RELAY_QUEUE = 64  # messages of one relayed socket waiting at its owner; more are dropped
+CALL_TIMEOUT = 5.0  # seconds another worker has to answer a request asked of it
+MAX_CALLS = 256  # requests waiting for other workers at once; more are refused
 
 
 @dataclass(frozen=True)
@@ -120,9 +122,10 @@ class Node:
         self._broken: dict[str, float] = {}  # tables that would not restore: when tried
         self._tasks: list[asyncio.Task[None]] = []
         self.lobby: SharedLobbyIndex | None = None
-        self._moves: set[asyncio.Task[bool]] = set()  # sockets being sent on to a new owner
+        self._moves: set[asyncio.Task[Any]] = set()  # sockets sent on, answers being made
         self._adopting: set[str] = set()  # tables leased, being restored
         self._absent: set[str] = set()  # leased tables out of memory at the last heartbeat
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}  # asked of other workers
         self._stopping = False
 
     # ---- life ------------------------------------------------------------------------------
@@ -204,8 +207,12 @@ class Node:
         return True
 
     def _move(self, link: Link) -> None:
-        """Route the socket again, in a task of its own (kept, so it is not collected)."""
-        task = asyncio.get_running_loop().create_task(self._route(link))
+        """Route the socket again, in a task of its own."""
+        self._spawn(self._route(link))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in a task, kept until done (so it is not collected)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._moves.add(task)
         task.add_done_callback(self._moves.discard)
 
@@ -213,16 +220,14 @@ class Node:
         writer = self.rooms.writer
         if not await writer.call(self.store.fence, table_id, lease.token):
             return None  # a later lease fenced it already: that owner plays it
-        stored = await writer.call(self.store.load_table, table_id)
-        if stored is None:
+        if table_id in self.rooms.rooms:  # a room of an earlier lease that lapsed: the store
+            self.rooms.evict(table_id)  # is newer than it
+        try:
+            return await self.rooms.find(table_id)  # read back at the move where it stopped
+        except TableError as error:
+            if error.code != "storage_unavailable":
+                self._broken[table_id] = time.monotonic()  # not again for a while
             return None
-        stale = self.rooms.rooms.pop(table_id, None)
-        if stale is not None:  # a room of an earlier lease, that lapsed: the store is newer
-            stale.close()
-        room = await _restore_table(self.rooms, stored)
-        if room is None:
-            self._broken[table_id] = time.monotonic()
-        return room
 
     async def _adopt_unowned(self) -> None:
         """Take a fair share of the tables in play that nobody owns (a worker died, or the
@@ -374,6 +379,62 @@ class Node:
             await self.cluster.send_to(link.owner, {"op": "msg", "from": self.me,
                                                     "link": link.id, "raw": text})
 
+    # ---- asked of a table's owner (HTTP) -----------------------------------------------------
+
+    async def take_seat(self, table_id: str, seat: int, name: str) -> str:
+        """``POST /api/tables/{t}/seats/{s}`` on any worker: the owner takes the free seat
+        (:meth:`Room.take_open_seat`) and hands out its token. :class:`TableError` as the
+        room refuses, ``no_table``, or ``worker_unavailable`` when the owner does not
+        answer in time (nothing changed, or the seat is taken and the token lost: the same
+        as a request that timed out on one server)."""
+        owner = await self.cluster.owner(table_id)
+        if owner is None and await self.adopt(table_id):
+            owner = (self.me, 0)
+        if owner is None:
+            raise TableError("no such table", "no_table")
+        if owner[0] == self.me:
+            room = self.rooms.rooms.get(table_id)
+            if room is None:
+                raise TableError("no such table", "no_table")
+            return await room.take_open_seat(seat, name)
+        if len(self._calls) >= MAX_CALLS:
+            raise TableError("too many requests waiting for other workers; try again",
+                             "worker_unavailable")
+        call_id = secrets.token_urlsafe(9)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = answer
+        try:
+            await self.cluster.send_to(owner[0], {"op": "seat", "from": self.me,
+                                                  "link": call_id, "table": table_id,
+                                                  "seat": seat, "name": name})
+            reply = await asyncio.wait_for(answer, CALL_TIMEOUT)
+        except TimeoutError:
+            raise TableError("the table's worker did not answer; try again",
+                             "worker_unavailable") from None
+        finally:
+            self._calls.pop(call_id, None)
+        if isinstance(reply.get("token"), str):
+            return str(reply["token"])
+        raise TableError(str(reply.get("message", "refused"))[:200],
+                         str(reply.get("code", "refused"))[:40])
+
+    async def _answer(self, worker: str, call_id: str,
+                      reply: Awaitable[dict[str, Any]]) -> None:
+        await self.cluster.send_to(worker, {"op": "answer", "link": call_id,
+                                            "reply": await reply})
+
+    async def _answer_seat(self, message: dict[str, Any]) -> dict[str, Any]:
+        table_id, seat, name = message.get("table"), message.get("seat"), message.get("name")
+        room = self.rooms.rooms.get(table_id) if isinstance(table_id, str) else None
+        if room is None or not self.owns(room.table.id):
+            return {"code": "worker_unavailable", "message": "the table moved; try again"}
+        if type(seat) is not int or not isinstance(name, str):
+            return {"code": "malformed", "message": "a seat number and a name"}
+        try:
+            return {"token": await room.take_open_seat(seat, name[:200])}
+        except TableError as error:
+            return {"code": error.code, "message": str(error)}
+
     # ---- the inbox ---------------------------------------------------------------------------
 
     async def _listen(self, ready: asyncio.Event) -> None:
@@ -407,7 +468,16 @@ class Node:
                 link.owner = None
                 self._move(link)
             return
+        if op == "answer":  # another worker's answer to this one's call
+            answer = self._calls.get(link_id)
+            reply = message.get("reply")
+            if answer is not None and not answer.done() and isinstance(reply, dict):
+                answer.set_result(reply)
+            return
         if not isinstance(sender, str):
+            return
+        if op == "seat":  # in a task: the store's write must not hold the inbox up
+            self._spawn(self._answer(sender, link_id, self._answer_seat(message)))
             return
         key = (sender, link_id)
         if op == "attach":
@@ -519,26 +589,6 @@ async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None
         store.close()
         raise
     return node, store
-
-
-async def _restore_table(rooms: Rooms, stored: StoredTable) -> Room | None:
-    """The table restored into ``rooms`` at the move where it stopped, its bots going; None
-    (logged) if it does not restore."""
-    try:
-        table = Table.restore(stored, rooms.storage, rooms.rng, autosave=False)
-    except Exception as error:
-        log.warning("table %s skipped: it cannot be restored: %s: %s", stored.id,
-                    type(error).__name__, error)
-        return None
-    room = rooms._add(table)
-    try:
-        await room._save()  # a deal dealt again, a score the owner before had not stored
-    except TableError:
-        rooms.rooms.pop(table.id, None)
-        room.close()
-        return None
-    room.kick()
-    return room
 
 
 async def serve_websocket(node: Node, websocket: WebSocket, table_id: str,

@@ -218,6 +218,30 @@ def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
             assert not leaked_cards(message, player.seat, record), message
 
 
+def test_a_free_seat_is_taken_through_any_worker(
+        two_workers: tuple[ThreadWorker, ThreadWorker]) -> None:
+    a, b = two_workers
+    created = httpx.post(f"{a.http}/api/tables", json={
+        "rules": {"variant": "standard"}, "open": True,
+        "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human"},
+                  {"kind": "bot"}, {"kind": "bot"}]})
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    taken = httpx.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Rui"})
+    assert taken.status_code == 200, taken.text
+    token = taken.json()["token"]
+    again = httpx.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Zé"})
+    assert again.status_code == 409 and again.json()["error"]  # the owner's refusal
+    assert httpx.post(f"{b.http}/api/tables/nothing/seats/1", json={}).status_code == 404
+
+    async def sit() -> dict[str, Any]:
+        player = await join(b.ws, table_id, token, 1)
+        return await player.sync()
+
+    view = asyncio.run(sit())
+    assert view["you"] == 1 and view["seats"][1]["name"] == "Rui"
+
+
 # ---- the whole cluster: worker processes on real sockets -------------------------------------
 
 WORKER = """
