@@ -98,6 +98,12 @@ function renderProgress() {
     <p role="status" aria-live="polite" id="review-status">${escapeHtml(text)}</p></section>`;
 }
 
+// A card as the reasons write it (the terminal's notation: A♣, 7♥), its name for screen readers.
+const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+function short(card) {
+  return `<span aria-label="${cardLabel(card)}">${escapeHtml(card[0] + SYMBOLS[card[1]])}</span>`;
+}
+
 function labelText(label) { return label ? t(`rv_label_${label}`) : ""; }
 
 function render() {
@@ -107,7 +113,7 @@ function render() {
     selected = worst ? worst.index : null;
   }
   const rows = review.cards.map((c) => `<tr class="card-row${c.index === selected ? " selected" : ""}" data-index="${c.index}" tabindex="0">
-      <td>${c.trick}</td><td>${cardLabel(c.card)}</td><td>${c.best === c.card ? "" : cardLabel(c.best)}</td>
+      <td>${c.trick}</td><td>${short(c.card)}</td><td>${c.best === c.card ? "" : short(c.best)}</td>
       <td>${c.expected.toFixed(1)}</td><td>${c.lost ? c.lost.toFixed(1) : ""}</td>
       <td class="label-${c.label || "none"}">${labelText(c.label)}</td></tr>`).join("");
   const seats = [0, 1, 2, 3].map((s) => `<option value="${s}"${s === asked.seat ? " selected" : ""}>${escapeHtml(seatName(s))}</option>`).join("");
@@ -171,10 +177,10 @@ function renderPosition() {
   $("position").innerHTML = `<p class="muted">${t("rv_before", { n: card.index + 1 })}</p>
     <section class="felt replay-felt" aria-label="${t("cloth")}">${hands}<div class="trick">${slots}</div></section>`;
   const dd = card.double_dummy;
-  $("detail").innerHTML = `<h3>${t("rv_trick")} ${card.trick}: ${cardLabel(card.card)}${card.best !== card.card ? ` → ${cardLabel(card.best)}` : ""}
+  $("detail").innerHTML = `<h3>${t("rv_trick")} ${card.trick}: ${short(card.card)}${card.best !== card.card ? ` → ${short(card.best)}` : ""}
       <span class="label-${card.label || "none"}">${labelText(card.label)}</span></h3>
     <p id="reason">${t("rv_why")}: ${escapeHtml(card.reason)}</p>
-    <p class="dd-line">${t("rv_dd", { played: dd.played, best: dd.best, cards: dd.best_cards.map(cardLabel).join(" ") })}</p>`;
+    <p class="dd-line">${t("rv_dd", { played: dd.played, best: dd.best, cards: dd.best_cards.map(short).join(" ") })}</p>`;
 }
 
 mountLanguageSwitch(() => { if (job && job.status === "done") poll(); });
