@@ -222,3 +222,17 @@ def test_the_pages_load_under_the_csp_without_a_violation(guarded: GuardedServer
                 context.close()
         finally:
             browser.close()
+
+
+def test_sueca_serve_refuses_a_bad_origin_or_cap_before_listening() -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+
+    runner = CliRunner()
+    bad_origin = runner.invoke(app, ["serve", "--allow-origin", "cards.example"])
+    assert bad_origin.exit_code == 2
+    assert "--allow-origin" in bad_origin.output and "not an origin" in bad_origin.output
+    bad_cap = runner.invoke(app, ["serve", "--max-per-address", "-1"])
+    assert bad_cap.exit_code == 2 and "--max-per-address" in bad_cap.output
+    assert "Sueca web table on" not in bad_cap.output  # nothing started
