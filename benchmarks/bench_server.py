@@ -16,6 +16,17 @@ latency stays within 100 ms.
 
     python benchmarks/bench_server.py --tables 50,100,200,400 --seconds 30
 
+``--workers N`` measures a cluster instead (docs/deploy.md): N worker processes on one port
+(``SO_REUSEPORT``, as ``sueca serve --workers N`` runs them) with PostgreSQL storage and Redis
+leases (``--db``, ``--redis``: default ``SUECA_TEST_POSTGRES`` and ``SUECA_TEST_REDIS``, which
+``source .ci/services && start_services`` sets; each run gets a fresh database). Tables are
+created through the one port, so each belongs to the worker the kernel gave its request to,
+and each socket lands on any worker: with N workers (N-1)/N of them are relayed to their
+table's owner through Redis. The server figures are then the sum of the workers' CPU (the
+per-card handling timer and the loop lag are one process's, left out), plus Redis's CPU.
+
+    python benchmarks/bench_server.py --tables 50,100 --seconds 20 --workers 2
+
 ``--variant`` measures another table (``double8``: eight sockets and views a table;
 ``italiana5``: five, with an auction: the clients pass or bid the lowest bid and call a random
 face; bids and calls count as moves).
@@ -48,9 +59,9 @@ from sueca.server import Timing, create_app, rooms
 # queued); SIGUSR1 writes the timings so far to argv[3] and starts afresh.
 handled = []
 original = rooms.Room.handle
-def timed(self, conn, raw):
+async def timed(self, conn, raw):
     start = time.perf_counter()
-    original(self, conn, raw)
+    await original(self, conn, raw)
     if (b'"play"' if isinstance(raw, bytes) else '"play"') in raw:
         handled.append(time.perf_counter() - start)
 rooms.Room.handle = timed
@@ -96,6 +107,77 @@ app.router.lifespan_context = lifespan
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
             ws_max_size=65536)
 """
+
+
+WORKER = """
+import json, socket, sys, uvicorn
+from sueca.server import Timing, create_app
+from sueca.server.node import ClusterOptions
+from sueca.server.workers import reuse_port_socket
+app = create_app(cluster=ClusterOptions(**json.loads(sys.argv[1])),
+                 timing=Timing(grace=3600, bot_delay=0.0, trick_pause=0.0), bot_workers=0)
+config = uvicorn.Config(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+                        ws_max_size=65536)
+uvicorn.Server(config).run(sockets=[reuse_port_socket("127.0.0.1", int(sys.argv[2]))])
+"""
+
+
+def start_workers(count: int, db: str, redis: str, port: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` cluster workers on one port (a fresh key prefix), once each answers."""
+    import httpx
+
+    options = json.dumps({"redis_url": redis, "db_url": db,
+                          "prefix": f"bench-{os.getpid()}-{time.time_ns()}"})
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, options, str(port)])
+               for _ in range(count)]
+    deadline = time.monotonic() + 60
+    started: set[int] = set()
+    while len(started) < count and time.monotonic() < deadline:
+        for worker in workers:  # each worker's pid appears in /proc as it listens
+            if worker.pid not in started and _listens(worker.pid):
+                started.add(worker.pid)
+        time.sleep(0.2)
+    if len(started) < count:
+        for worker in workers:
+            worker.kill()
+        raise RuntimeError("the workers did not start")
+    httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
+    return workers
+
+
+def _listens(pid: int) -> bool:
+    """Whether the process has a listening TCP socket (state 0A in /proc/net/tcp)."""
+    try:
+        inodes = {os.readlink(f"/proc/{pid}/fd/{fd}")[8:-1]
+                  for fd in os.listdir(f"/proc/{pid}/fd")
+                  if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")}
+    except OSError:
+        return False
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and fields[9] in inodes:
+            return True
+    return False
+
+
+def fresh_database(admin: str) -> str:
+    import psycopg
+
+    name = f"bench_{os.getpid()}_{time.time_ns() % 10**9}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    return f"{admin.rpartition('/')[0]}/{name}"
+
+
+def redis_cpu(redis: str) -> float:
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(redis)
+    try:
+        info = client.info("cpu")
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+    finally:
+        client.close()
 
 
 def free_port() -> int:
@@ -236,7 +318,8 @@ def percentiles(values: list[float]) -> list[float]:
 
 
 def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float,
-        nice: int = 0, client_nice: int = 0, variant: str = "standard") -> dict[str, Any]:
+        nice: int = 0, client_nice: int = 0, variant: str = "standard",
+        workers: int = 0, db: str = "", redis: str = "") -> dict[str, Any]:
     import httpx
 
     from sueca.rules import preset
@@ -246,7 +329,12 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         stats = str(Path(tmp) / "handled.json")
-        server = start_server(str(Path(tmp) / "bench.db"), port, stats, nice)
+        if workers:
+            cluster = start_workers(workers, fresh_database(db), redis, port)
+            server = cluster[0]
+        else:
+            cluster = [start_server(str(Path(tmp) / "bench.db"), port, stats, nice)]
+            server = cluster[0]
         try:
             http = f"http://127.0.0.1:{port}"
             tables = []
@@ -268,21 +356,30 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
             for proc in procs:
                 proc.start()
             time.sleep(max(0.0, start_at - time.time()) + warmup)
-            os.kill(server.pid, signal.SIGUSR1)  # forget the warm-up's timings
-            cpu_before, wall_before = cpu_seconds(server.pid), time.monotonic()
+            if not workers:
+                os.kill(server.pid, signal.SIGUSR1)  # forget the warm-up's timings
+            cpu_before = sum(cpu_seconds(p.pid) for p in cluster)
+            redis_before = redis_cpu(redis) if workers else 0.0
+            wall_before = time.monotonic()
             results = [queue.get(timeout=seconds + 120) for _ in procs]
-            cpu_after, wall_after = cpu_seconds(server.pid), time.monotonic()
-            os.kill(server.pid, signal.SIGUSR1)
-            time.sleep(0.5)
-            server_stats = json.loads(Path(stats).read_text())
+            cpu_after = sum(cpu_seconds(p.pid) for p in cluster)
+            redis_after = redis_cpu(redis) if workers else 0.0
+            wall_after = time.monotonic()
+            if workers:
+                server_stats: dict[str, list[float]] = {"handled": [], "lag": [], "gc": []}
+            else:
+                os.kill(server.pid, signal.SIGUSR1)
+                time.sleep(0.5)
+                server_stats = json.loads(Path(stats).read_text())
             handled = sorted(server_stats["handled"])
             lag = sorted(server_stats["lag"])
             gc_pauses = sorted(server_stats["gc"])
             for proc in procs:
                 proc.join()
         finally:
-            server.kill()
-            server.wait()
+            for process in cluster:
+                process.kill()
+                process.wait()
     latencies = sorted(x for lat, _, _ in results for x in lat)
     per_table = [n for _, counts, _ in results for n in counts]
     measured = seconds - warmup
@@ -292,6 +389,7 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
     g = percentiles(lag)
     return {
         "tables": n_tables,
+        "workers": workers or None,
         "moves": len(latencies),
         "moves_per_s": round(len(latencies) / measured, 1),
         "p50_ms": round(q[49] * 1000, 2),
@@ -309,6 +407,7 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
         "server_cpu": round((cpu_after - cpu_before) / (wall_after - wall_before), 2),
         "server_cpu_ms_per_move": round((cpu_after - cpu_before) * 1000 / max(1, len(latencies)),
                                         3),
+        "redis_cpu": round((redis_after - redis_before) / (wall_after - wall_before), 2),
         "load_avg": round(os.getloadavg()[0], 1),
     }
 
@@ -329,14 +428,23 @@ def main() -> None:
                              "work on a shared machine; needs root)")
     parser.add_argument("--client-nice", type=int, default=0,
                         help="niceness of the bot client processes")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="cluster workers on one port (0: one plain server on SQLite)")
+    parser.add_argument("--db", default=os.environ.get("SUECA_TEST_POSTGRES", ""),
+                        help="the PostgreSQL server for --workers (a fresh database each run)")
+    parser.add_argument("--redis", default=os.environ.get("SUECA_TEST_REDIS", ""),
+                        help="the Redis server for --workers")
     args = parser.parse_args()
+    if args.workers and not (args.db and args.redis):
+        parser.error("--workers needs --db postgresql://… and --redis redis://… "
+                     "(or SUECA_TEST_POSTGRES and SUECA_TEST_REDIS)")
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, think "
           f"{args.think}s, {args.seconds}s per run ({args.warmup}s warm-up), {args.clients} "
           f"client processes, server nice {args.server_nice}, clients nice {args.client_nice}, "
-          f"variant {args.variant}")
+          f"variant {args.variant}, workers {args.workers or 'none (one process)'}")
     for n in (int(x) for x in args.tables.split(",")):
         result = run(n, args.seconds, args.think, args.clients, args.warmup, args.server_nice,
-                     args.client_nice, args.variant)
+                     args.client_nice, args.variant, args.workers, args.db, args.redis)
         # A table is keeping up when it plays at least half the cards its bots' pace allows.
         kept_up = result["slowest_table_moves"] >= 0.5 * result["expected_moves_per_table"]
         result["sustained"] = bool(kept_up and result["p99_ms"] <= 100)
