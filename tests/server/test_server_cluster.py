@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -364,3 +365,116 @@ def _free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+# ---- sueca serve --workers -------------------------------------------------------------------
+
+
+def test_serve_refuses_a_cluster_without_its_servers(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+
+    runner = CliRunner()
+    alone = runner.invoke(app, ["serve", "--workers", "2"])
+    assert alone.exit_code != 0 and "--workers needs --redis" in alone.output
+    sqlite = runner.invoke(app, ["serve", "--redis", "redis://127.0.0.1:1/0",
+                                 "--db", str(tmp_path / "x.db")])
+    assert sqlite.exit_code != 0 and "--redis needs a PostgreSQL --db" in sqlite.output
+    many = runner.invoke(app, ["serve", "--workers", "65"])
+    assert many.exit_code != 0 and "--workers must be from 1 to 64" in many.output
+
+
+def test_serve_names_the_server_that_does_not_answer() -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+
+    with fresh_postgres_database() as db:
+        result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db", db,
+                                          "--redis", "redis://:secret@127.0.0.1:1/0"])
+    assert result.exit_code == 1, result.output
+    assert "cannot reach Redis at redis://:***@127.0.0.1:1/0" in result.output
+    assert "secret" not in result.output
+
+
+@pytest.mark.slow
+def test_serve_workers_share_one_port_and_replace_a_dead_one() -> None:
+    """``sueca serve --workers 2``: two processes on one port; a table made through it plays;
+    a worker killed is replaced; SIGTERM stops them all."""
+    with fresh_postgres_database() as db:
+        port = _free_port()
+        supervisor = subprocess.Popen(
+            [str(Path(sys.executable).parent / "sueca"), "serve", "--port", str(port),
+             "--workers", "2", "--db", db, "--redis", redis_url(), "--bot-workers", "0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            workers = _children(supervisor.pid, 2)
+            base = f"http://127.0.0.1:{port}"
+            _wait_for(lambda: httpx.get(f"{base}/api/bots", timeout=1).status_code == 200)
+            tables = [create_table(base, ["human", "bot", "bot", "bot"], level="random")
+                      for _ in range(6)]
+            # Made through one port, the tables are spread over both; each lists them all.
+            _wait_for(lambda: {t["id"] for t in tables} <= {
+                t["id"] for t in httpx.get(f"{base}/api/tables").json()["tables"]})
+            os.kill(workers[0], signal.SIGKILL)
+            replaced = _children(supervisor.pid, 2, besides={workers[1]})
+            assert workers[0] not in replaced
+
+            async def play() -> dict[str, Any]:
+                player = await join(f"ws://127.0.0.1:{port}", tables[0]["id"],
+                                    token_of(tables[0], 0), 0)
+                return await play_on(player, random.Random(5), stop_at_played=8, timeout=30)
+
+            assert asyncio.run(play())["played"] >= 8
+            supervisor.send_signal(signal.SIGTERM)
+            assert supervisor.wait(timeout=30) == 0
+            for pid in replaced:
+                _wait_for(lambda pid=pid: not _alive(pid))
+        finally:
+            if supervisor.poll() is None:
+                supervisor.kill()
+            supervisor.wait(timeout=10)
+
+
+def _children(parent: int, count: int, besides: set[int] | None = None) -> list[int]:
+    """The parent's ``count`` live worker processes (waiting for them to start)."""
+    found: list[int] = []
+
+    def ready() -> bool:
+        found[:] = [pid for pid in _child_pids(parent) if _alive(pid)]
+        return len(found) >= count and (besides is None or besides <= set(found))
+
+    _wait_for(ready, 60)
+    return found
+
+
+def _child_pids(parent: int) -> list[int]:
+    """The worker processes among the parent's children (multiprocessing's resource tracker
+    is one too)."""
+    try:
+        text = Path(f"/proc/{parent}/task/{parent}/children").read_text()
+        return [int(pid) for pid in text.split()
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("timed out")
