@@ -183,6 +183,22 @@ def _match_summary(match: StoredMatch) -> dict[str, Any]:
     }
 
 
+SEATS_HEADER = "x-sueca-seats"
+MAX_HELD_SEATS = 64
+
+
+def _held_seats(request: Request) -> dict[str, str]:
+    """The seat tokens a page holds, table by table: ``X-Sueca-Seats: TABLE:TOKEN …`` (the
+    history page sends those its browser keeps; at most 64, the header read to 8 KiB). A
+    header, not the address, so that tokens stay out of logs and of the Referer."""
+    held: dict[str, str] = {}
+    for item in request.headers.get(SEATS_HEADER, "")[:8192].split()[:MAX_HELD_SEATS]:
+        table_id, _, token = item.partition(":")
+        if table_id and token:
+            held[table_id] = token
+    return held
+
+
 def _renuncia(record: GameRecord) -> dict[str, int] | None:
     """A renúncia match's penalties as the table scored them (the history page says what each
     cry cost), or ``None`` for a match without the rule."""
@@ -346,16 +362,33 @@ def create_app(
                                  {level.name for level in LEVELS}),
             "default": DEFAULT_LEVEL})
 
+    async def visible(match: StoredMatch, held: dict[str, str],
+                      settings: dict[str, dict[str, Any] | None]) -> bool:
+        """Whether this request may see a finished match: its table was open to strangers,
+        or the request holds one of its table's seat tokens (``settings``: a cache of the
+        tables' stored settings for one request)."""
+        if match.table_id not in settings:
+            stored = await rooms().writer.load_table(match.table_id)
+            settings[match.table_id] = None if stored is None else stored.settings
+        return views.history_visible(settings[match.table_id], held.get(match.table_id))
+
     async def list_history(request: Request) -> Response:
+        held = _held_seats(request)
+        settings: dict[str, dict[str, Any] | None] = {}
         try:
-            matches = await rooms().writer.finished_matches()
+            matches = [m for m in await rooms().writer.finished_matches()
+                       if await visible(m, held, settings)]
         except StorageUnavailable:
             return _unreadable()
         return JSONResponse({"matches": [_match_summary(m) for m in matches]})
 
     async def finished_match(request: Request) -> StoredMatch | None:
+        """A finished match this request may see (a private table's to its players only;
+        else None, as for no match at all: nothing says a private one exists)."""
         match = await rooms().writer.load_match(request.path_params["match_id"])
-        return match if match is not None and match.finished is not None else None
+        if match is None or match.finished is None:
+            return None
+        return match if await visible(match, _held_seats(request), {}) else None
 
     async def history_match(request: Request) -> Response:
         try:

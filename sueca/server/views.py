@@ -27,6 +27,7 @@ browser sends the name back and the server plays the copy the hand holds
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from sueca.actions import AskBid, AskCard, AskRedeal, Denunciation, Request
@@ -296,3 +297,24 @@ def seat_view(table: Table, seat: int, presence: list[str], ready: set[int]) -> 
 def public_view(table: Table, presence: list[str], ready: set[int]) -> dict[str, Any]:
     """Everything a spectator sees now."""
     return table_part(table, presence, ready) | public_part(table)
+
+
+def history_visible(settings: dict[str, Any] | None, token: str | None) -> bool:
+    """Whether a finished match of the table with these stored ``settings`` may be shown to a
+    request holding ``token``: every match of an open table (strangers could sit there and
+    watch it) and of a table of bots alone (nobody's game), a private table's only to whoever
+    holds one of its seats' tokens (its players: the invitation links are their only key). A
+    table whose settings are gone shows nothing."""
+    if settings is None:
+        return False
+    seats = settings.get("seats")
+    if not isinstance(seats, list):
+        return False
+    if settings.get("open") is True or not any(
+            isinstance(seat, dict) and seat.get("token") for seat in seats):
+        return True
+    if not token or not token.isascii():
+        return False
+    return any(
+        isinstance(seat, dict) and isinstance(seat.get("token"), str) and seat["token"]
+        and hmac.compare_digest(seat["token"], token) for seat in seats)

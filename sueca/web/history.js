@@ -9,6 +9,39 @@ let data = null; // {match, record, report, renuncia}
 let dealIndex = 0;
 let step = 0; // 0: cards dealt; k: k tricks played
 
+// A private table's matches are shown only to its players: the page sends the seat tokens
+// this browser keeps (the table page stores each as sueca.token.TABLE) in a header, never in
+// the address.
+function heldSeats() {
+  const pairs = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("sueca.token.")) pairs.push(`${key.slice(12)}:${localStorage.getItem(key)}`);
+  }
+  return { "X-Sueca-Seats": pairs.slice(0, 64).join(" ") };
+}
+
+let variantFilter = "";
+
+// The record's download goes through fetch (with the header), then a link to its blob.
+async function download(id) {
+  const response = await fetch(`/api/history/${id}/record.json`, { headers: heldSeats() });
+  if (!response.ok) return;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `sueca-match-${id}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button.download");
+  if (button) download(button.dataset.id);
+});
+
 function teamNames(seats, team) {
   return seats.filter((_, i) => i % 2 === team).map(escapeHtml).join(" & ");
 }
@@ -22,7 +55,9 @@ function renderList() {
       <p class="muted">${t("no_matches")}</p></section>`;
     return;
   }
-  const rows = matches.map((m) => {
+  const variants = [...new Set(matches.map((m) => m.rules.variant))];
+  const shown = matches.filter((m) => !variantFilter || m.rules.variant === variantFilter);
+  const rows = shown.map((m) => {
     const date = new Date(m.finished * 1000).toLocaleString(LANG);
     const seatly = perSeat(m.score);
     const winner = m.winner === null ? "—"
@@ -30,14 +65,18 @@ function renderList() {
     const players = seatly ? m.seats.map(escapeHtml).join(", ")
       : `${teamNames(m.seats, 0)} <span class="muted">vs</span> ${teamNames(m.seats, 1)}`;
     const score = seatly ? m.score.join(" · ") : `${m.score[0]} – ${m.score[1]}`;
-    return `<tr><td>${date}</td><td>${players}</td>
-      <td>${score}</td><td>${winner}</td>
+    return `<tr data-variant="${escapeHtml(m.rules.variant)}"><td>${date}</td><td>${players}</td>
+      <td>${t(`rules_${m.rules.variant}`)}</td><td>${score}</td><td>${winner}</td>
       <td><a class="btn small" href="/history/${m.id}">${t("replay")}</a>
-      <a class="btn small" href="/api/history/${m.id}/record.json" download>${t("download")}</a></td></tr>`;
+      <button class="btn small download" type="button" data-id="${m.id}">${t("download")}</button></td></tr>`;
   }).join("");
+  const options = [`<option value="">${t("all_rules")}</option>`, ...variants.map((v) =>
+    `<option value="${escapeHtml(v)}"${v === variantFilter ? " selected" : ""}>${t(`rules_${v}`)}</option>`)].join("");
   $("main").innerHTML = `<section class="panel"><h2>${t("finished_matches")}</h2>
-    <div style="overflow-x:auto"><table class="matches"><thead><tr><th>${t("date")}</th><th>${t("players")}</th>
-    <th>${t("score")}</th><th>${t("winner")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
+    <label class="filter">${t("rules")} <select id="rules-filter">${options}</select></label>
+    <div class="scroll-x"><table class="matches"><thead><tr><th>${t("date")}</th><th>${t("players")}</th>
+    <th>${t("rules")}</th><th>${t("score")}</th><th>${t("winner")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
+  $("rules-filter").addEventListener("change", (event) => { variantFilter = event.target.value; renderList(); });
 }
 
 function parseHand(text) { return text.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase()); }
@@ -141,7 +180,7 @@ function renderReplay() {
           <button class="btn small" id="prev" type="button">← ${t("previous")}</button>
           <button class="btn small primary" id="next" type="button">${t("next")} →</button>
           <span class="muted" id="deal-facts">${t("trump")}: ${trumpText}</span>
-          <a class="btn small" href="/api/history/${match.id}/record.json" download>${t("download")}</a>
+          <button class="btn small download" type="button" data-id="${match.id}">${t("download")}</button>
           ${n === 4 && !contract ? `<a class="btn small" id="review-deal" title="${t("review_deal_help")}"
             href="/review?match=${match.id}&deal=${dealIndex}&seat=0">${t("review_deal")}</a>` : ""}
         </div>
@@ -188,11 +227,11 @@ document.addEventListener("keydown", (event) => {
 
 async function init() {
   if (MATCH_ID === null) {
-    matches = (await (await fetch("/api/history")).json()).matches;
+    matches = (await (await fetch("/api/history", { headers: heldSeats() })).json()).matches;
     mountLanguageSwitch(renderList);
     renderList();
   } else {
-    const response = await fetch(`/api/history/${MATCH_ID}`);
+    const response = await fetch(`/api/history/${MATCH_ID}`, { headers: heldSeats() });
     if (!response.ok) { $("main").textContent = t("no_matches"); return; }
     data = await response.json();
     mountLanguageSwitch(renderReplay);

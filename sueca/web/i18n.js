@@ -118,6 +118,7 @@ const STRINGS = {
     level_strong_help: "pensa à frente nas mãos que não vê",
     level_expert: "Mestre",
     level_expert_help: "o mais forte: pesa cada mão possível",
+    all_rules: "Todas",
   },
   "pt-BR": {
     lang_name: "Português (Brasil)",
@@ -234,6 +235,7 @@ const STRINGS = {
     level_strong_help: "pensa à frente nas mãos que não vê",
     level_expert: "Mestre",
     level_expert_help: "o mais forte: pesa cada mão possível",
+    all_rules: "Todas",
   },
   en: {
     lang_name: "English",
@@ -350,6 +352,7 @@ const STRINGS = {
     level_strong_help: "thinks ahead over the hands it cannot see",
     level_expert: "Expert",
     level_expert_help: "the strongest: weighs every possible deal",
+    all_rules: "All",
   },
 };
 

@@ -305,8 +305,10 @@ def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
             await ana.socket.close()
 
         asyncio.run(revoke_and_wait())
-        (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
-        report = httpx.get(f"{server.http}/api/history/{entry['id']}").json()["report"]
+        mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # a private table's
+        (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+        report = httpx.get(f"{server.http}/api/history/{entry['id']}",
+                           headers=mine).json()["report"]
         index = next(i for i, deal in enumerate(report["deals"]) if deal.get("denunciations"))
         cry = report["deals"][index]["denunciations"][-1]
         assert cry["correct"] and cry["seat"] in (1, 3)
@@ -317,6 +319,11 @@ def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
                 page = browser.new_context(locale="pt-PT", bypass_csp=True).new_page()
                 errors: list[str] = []
                 page.on("pageerror", lambda error: errors.append(str(error)))
+                # Ana's browser holds her seat's token (the table page keeps it): the history
+                # of her private table is hers to see.
+                page.goto(f"{server.http}/history")
+                page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                              [f"sueca.token.{table['id']}", token_of(table, 0)])
                 page.goto(f"{server.http}/history/{entry['id']}")
                 page.wait_for_selector("#deal-select")
                 page.select_option("#deal-select", str(index))

@@ -119,10 +119,12 @@ def test_italiana5_auction_call_and_play_to_the_end_of_the_match(
         for message in player.log:
             assert leaked_cards(message, player.seat, record) == set(), message
     # The history page has it, and the download is a record `sueca check` accepts.
-    history = httpx.get(f"{server.http}/api/history").json()["matches"]
+    # (A private table's: shown to a holder of one of its seats, issue 17.)
+    mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}
+    history = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
     (entry,) = [m for m in history if m["table"] == table["id"]]
     assert entry["rules"]["variant"] == "italiana5" and len(entry["score"]) == 5
-    text = httpx.get(f"{server.http}/api/history/{entry['id']}/record.json").text
+    text = httpx.get(f"{server.http}/api/history/{entry['id']}/record.json", headers=mine).text
     assert check(loads(text))["valid"]
 
 

@@ -412,10 +412,11 @@ def test_over_the_socket_a_cry_after_the_match_is_won_is_refused(server: LiveSer
     before, after = asyncio.run(scenario())
     assert after == before and after["phase"] == "match_over"
     assert after["score"]["winner"] is not None and after["denunciations"] == []
-    (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+    mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # (a private table's)
+    (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
     assert entry["finished"] is not None and entry["score"] == after["score"]["match"]
     assert entry["winner"] == after["score"]["winner"]
-    detail = httpx.get(f"{server.http}/api/history/{entry['id']}").json()
+    detail = httpx.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
     assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 4,
                                   "false_penalty_scored": 1}
 
@@ -441,8 +442,9 @@ def test_the_history_of_a_pontos_match_says_its_penalty_as_scored(server: LiveSe
     others = 1 - final["summary"]["revoked_by"]
     assert final["phase"] == "match_over" and final["score"]["winner"] == others
     assert final["summary"]["game_points"][others] == 120 == final["renuncia"]["penalty_scored"]
-    (entry,) = httpx.get(f"{server.http}/api/history").json()["matches"]
-    detail = httpx.get(f"{server.http}/api/history/{entry['id']}").json()
+    mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # (a private table's)
+    (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+    detail = httpx.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
     assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 120,
                                   "false_penalty_scored": 30}
     assert detail["report"]["deals"][-1]["game_points"][others] == 120
