@@ -44,6 +44,7 @@ log = logging.getLogger("sueca.server")
 
 LEASE_TTL = 5.0  # seconds a lease lasts unless renewed: a dead worker's tables move after it
 HEARTBEAT_EVERY = 1.0  # seconds between renewals (a lease survives four missed in a row)
+MAX_CONNECTIONS = 64  # Redis connections a worker opens at most (one more is waited for)
 MAX_BUS_MESSAGE = 64 * 1024  # a relayed message bigger than this is dropped, not parsed
 
 # Take a free lease: set it only if nobody holds it, then stamp it with the next token.
@@ -142,8 +143,12 @@ class Cluster:
 
     @classmethod
     def from_url(cls, url: str, worker_id: str | None = None, **options: Any) -> Cluster:
-        client = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
-                                         health_check_interval=10)
+        # A burst of sockets waits for one of a bounded set of connections rather than
+        # failing (redis-py's plain pool refuses the 101st).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=MAX_CONNECTIONS, timeout=5, socket_timeout=5,
+            socket_connect_timeout=5, health_check_interval=10)
+        client = aioredis.Redis(connection_pool=pool)
         return cls(client, worker_id or new_worker_id(), **options)
 
     @property
@@ -265,6 +270,7 @@ class Cluster:
 
     async def close(self) -> None:
         await self.client.aclose()
+        await self.client.connection_pool.disconnect()
 
 
 def _json_object(raw: bytes | str) -> dict[str, Any] | None:

@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sueca.server.cluster import Cluster, Lease, SyncLeases
@@ -613,6 +614,11 @@ async def serve_websocket(node: Node, websocket: WebSocket, table_id: str,
             await websocket.close(code=4404)
     except WebSocketDisconnect:
         pass
+    except (RedisError, OSError) as error:  # Redis away: this socket ends, the page retries
+        log.warning("cluster: a socket of table %s ended: %s: %s", table_id,
+                    type(error).__name__, error)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011, reason="the cluster is not answering; retry")
     finally:
         out.closed = True
         pump.cancel()
