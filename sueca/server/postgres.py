@@ -439,23 +439,25 @@ def _check_fence(conn: psycopg.Connection[Any], writes: Sequence[Write],
     first = writes[0]
     if first.method in _BY_TABLE:
         table_id = str(first.args[0])
-    else:  # a deal, a move or a score: the match's table
-        row = conn.execute("SELECT table_id FROM matches WHERE id = %s",
-                           (first.args[0],)).fetchone()
+        token = token_for(table_id)
+        if token is None:
+            raise LeaseLostError(f"table {table_id}: this worker holds no lease on it")
+        if any(w.method == "create_table" and w.args[0] == table_id for w in writes):
+            conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
+                         " ON CONFLICT (table_id) DO NOTHING", (table_id, token))
+        row = conn.execute("SELECT table_id, token FROM fences WHERE table_id = %s"
+                           " FOR SHARE", (table_id,)).fetchone()
+    else:  # a deal, a move or a score: the match's table, and its fence, in one query
+        row = conn.execute("SELECT f.table_id, f.token FROM fences f"
+                           " JOIN matches m ON m.table_id = f.table_id WHERE m.id = %s"
+                           " FOR SHARE OF f", (first.args[0],)).fetchone()
         if row is None:
-            raise LeaseLostError(f"match {first.args[0]} is no table's")
+            raise LeaseLostError(f"match {first.args[0]}: no fenced table of this worker's")
         table_id = row[0]
-    token = token_for(table_id)
-    if token is None:
-        raise LeaseLostError(f"table {table_id}: this worker holds no lease on it")
-    if any(w.method == "create_table" and w.args[0] == table_id for w in writes):
-        conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
-                     " ON CONFLICT (table_id) DO NOTHING", (table_id, token))
-    row = conn.execute("SELECT token FROM fences WHERE table_id = %s FOR SHARE",
-                       (table_id,)).fetchone()
-    if row is None or int(row[0]) != token:
+        token = token_for(table_id)
+    if row is None or token is None or int(row[1]) != token:
         raise LeaseLostError(f"table {table_id}: this worker's lease {token} is over (the "
-                             f"table is fenced at {None if row is None else row[0]})")
+                             f"table is fenced at {None if row is None else row[1]})")
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
