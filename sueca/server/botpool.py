@@ -27,8 +27,9 @@ program holds a process) is decided in the server's threads, as before.
 
 **Limits.**
 
-- A per-move *deadline* (``deadline`` seconds from the request, queue included): a move not
-  answered by then is the plain answer (:func:`~sueca.bots.base.plain_action`: what
+- A per-move *deadline* (``deadline`` seconds from the request, queue included): a move no
+  worker has taken by then, or that a worker has not answered by twice that (it missed it by
+  far), is the plain answer (:func:`~sueca.bots.base.plain_action`: what
   :meth:`~sueca.referee.Referee.play_for`'s policy plays for a broken bot), logged at most once
   a minute per table; a late answer is dropped and the bot keeps its state from before.
 - A *fair queue*: one queue per table, served round-robin, so a table with many or slow moves
@@ -290,6 +291,7 @@ class _Job:
     submitted: float
     attempts: int = 0
     abandoned: bool = False  # the table stopped waiting (deadline, closed): skip it
+    running: bool = False  # a worker has it
 
 
 @dataclass
@@ -381,11 +383,11 @@ class BotPool:
         reason = self._submit(job)
         if reason is None:
             try:
-                action, state = await asyncio.wait_for(asyncio.shield(job.future),
-                                                       self.deadline)
+                action, state = await self._answer_of(job)
             except TimeoutError:
                 job.abandoned = True
-                reason = f"no answer within {self.deadline:g} s"
+                reason = (f"no answer within {2 * self.deadline:g} s" if job.running else
+                          f"no worker free within {self.deadline:g} s")
             except WorkerLost as error:
                 reason = str(error)
             except asyncio.CancelledError:
@@ -396,6 +398,17 @@ class BotPool:
                 self.latencies.append(time.perf_counter() - started)
                 return action
         return self._fallback(bot, info, table, where, reason, started)
+
+    async def _answer_of(self, job: _Job) -> tuple[Action, dict[str, Any]]:
+        """The job's answer within the deadline; one a worker is thinking over by then may
+        take as long again (a worker that is late, not one that misses it by far: dropping
+        its answer would waste the thinking when the machine is busiest)."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(job.future), self.deadline)
+        except TimeoutError:
+            if not job.running:
+                raise
+        return await asyncio.wait_for(asyncio.shield(job.future), self.deadline)
 
     def _fallback(self, bot: Bot, info: InformationState, table: str, where: str,
                   reason: str, started: float) -> Action:
@@ -463,6 +476,7 @@ class BotPool:
             queue = self._queues[job.table] = deque()
             self._order.appendleft(job.table)
         queue.appendleft(job)
+        job.running = False
 
     def _spawn(self, slot: int) -> None:
         """A new worker in ``slot``; if none can be started, another try in a moment (the
@@ -587,6 +601,7 @@ class BotPool:
                     self._lost(worker, "closed its pipe")
                     continue
                 worker.job, worker.job_started = job, time.perf_counter()
+                job.running = True
             elif time.perf_counter() - worker.job_started > self.runaway:
                 self._lost(worker, "ran away")
                 continue

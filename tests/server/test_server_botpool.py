@@ -126,7 +126,7 @@ def test_a_move_past_the_deadline_is_the_plain_answer_and_a_runaway_worker_is_re
         late = await bots.decide(SleepyBot(30.0), info, table="a", where="table a")
         while not bots.stats.replaced:  # the worker still sleeps: it is killed at 2 s
             await asyncio.sleep(0.05)
-        bots.deadline = 30.0  # room for the new worker to start on a busy machine
+        bots.deadline, bots.runaway = 30.0, 60.0  # room for a new worker on a busy machine
         on_time = await bots.decide(SleepyBot(0.0), info, table="a", where="table a")
         return late, on_time
 
@@ -137,7 +137,29 @@ def test_a_move_past_the_deadline_is_the_plain_answer_and_a_runaway_worker_is_re
         assert on_time == Play(info.legal_moves()[-1])  # the bot's own, from a new worker
         assert bots.stats.fallbacks == 1 and bots.stats.replaced == 1
         assert bots.pids() != first
-    assert any("no answer within 1 s" in r.getMessage() for r in caplog.records)
+    # Taken by a worker at once, the move may take twice the deadline (2 s), when its worker
+    # is killed too.
+    assert any(r.getMessage().startswith("table a: bot 'sleepy' at seat 1: ")
+               and ("no answer within 2 s" in r.getMessage() or "ran away" in r.getMessage())
+               for r in caplog.records)
+
+
+def test_a_move_no_worker_takes_in_time_is_the_plain_answer(
+        caplog: pytest.LogCaptureFixture) -> None:
+    info = opening()
+
+    async def scenario(bots: BotPool) -> list[Action]:
+        return await asyncio.gather(bots.decide(SleepyBot(3.0), info, table="a", where="a"),
+                                    bots.decide(SleepyBot(0.0), info, table="b", where="b"))
+
+    with BotPool(1) as bots:
+        asyncio.run(bots.decide(SleepyBot(0.0), info, table="warm", where="warm"))
+        bots.deadline = 2.0  # the slow move takes 3 s: late, within twice the deadline
+        slow, waiting = asyncio.run(scenario(bots))
+        assert slow == Play(info.legal_moves()[-1])  # late, not by far: its own card
+        assert waiting == Play(info.legal_moves()[0])  # no worker free in time: plain
+        assert bots.stats.fallbacks == 1 and bots.stats.replaced == 0
+    assert any("no worker free within 2 s" in r.getMessage() for r in caplog.records)
 
 
 def test_a_worker_that_dies_is_replaced_and_the_move_sent_again(tmp_path: Path) -> None:
