@@ -140,6 +140,17 @@ class Bot(ABC):
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        # Seconds the next moves may take, as the front-end tells them (the protocol's
+        # ``time_ms``, a table's budget): a hard ceiling for the searching bots; None, their
+        # own budget.
+        self.time_budget: float | None = None
+
+    def set_time_budget(self, seconds: float | None) -> None:
+        """The time each move may take from now on, told by the front-end (``None``: the
+        bot's own budget). A searching bot stops in time, whatever its other budgets say."""
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"a move's time budget must be above 0 seconds, not {seconds!r}")
+        self.time_budget = seconds
 
     def new_match(self, rules: Rules, seat: int) -> None:
         """A match starts: the rules and the seat this bot plays."""

@@ -39,6 +39,7 @@ from sueca.state import State
 from sueca.worlds import sample_state
 
 DEFAULT_ITERATIONS = 1000
+CEILING_SHARE = 0.9  # of a time budget, the share the iterations may use
 OPTIONS = (
     BotOption(("iterations", "n"), int, 1),
     BotOption(("time",), float, 0, above=True),
@@ -123,7 +124,10 @@ class IsmctsBot(Bot):
         if len(one_per_face(legal)) == 1:  # one card, or two copies of it: nothing to search
             return legal[0], root
         rng = self.rng
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        # The spec's time and the front-end's budget (a hard ceiling, less a margin for the
+        # answer's way back), whichever is smaller.
+        budgets = [b for b in (self.time_limit, self.time_budget) if b is not None]
+        deadline = (time.perf_counter() + min(budgets) * CEILING_SHARE) if budgets else None
         done = 0
         if self.iterations is not None:
             limit = self.iterations  # with a time budget too, a ceiling

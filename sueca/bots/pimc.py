@@ -47,7 +47,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
@@ -63,9 +63,18 @@ if TYPE_CHECKING:
 DEFAULT_WORLDS = 32
 DEFAULT_NODES = 4_000_000
 DEFAULT_MIN_WORLDS = 1
-# Search nodes a second, to turn a time budget into node limits (the C core does about 10M;
-# the estimate is corrected after every world).
-_START_RATE = 5_000_000.0
+# Search nodes a second, to turn a time budget into node limits (the C core does about 10M
+# alone, half that on a busy machine; a low first guess keeps the first world inside the
+# budget, and the estimate is corrected after every world).
+_START_RATE = 2_000_000.0
+# Under a time budget: the share of it the worlds may use (sampling, the fallback and the
+# answer's way back take the rest), and the most worlds a move solves.
+CEILING_SHARE = 0.8
+TIMED_WORLDS = 400
+# An easy decision, under a time budget: after this many worlds, the best card ahead of
+# every other by this many standard errors of the paired difference ends the search early.
+SETTLE_WORLDS = 12
+SETTLE_Z = 3.0
 _TABLE_BITS = 17  # 4 << 17 entries, 16 MB: a bot's own table, emptied at every move
 # Search nodes one card of a heuristic rollout counts for (both take about 0.1 ms).
 ROLLOUT_NODE_COST = 1000
@@ -102,6 +111,7 @@ class PimcBot(Bot):
         self._core: SearchCore | None = None
         self._core_rules: Rules | None = None
         self.rollouts = False  # the last move was searched by rollouts, not by the solver
+        self._worlds_set = False  # a spec set ``worlds``: a cap under a time budget too
 
     def __getstate__(self) -> dict[str, object]:
         # The search table (16 MB, a C object) is not copied: a copy (the server's bot
@@ -122,6 +132,7 @@ class PimcBot(Bot):
             self.nodes = None  # the clock is the budget now
         if "worlds" in values:
             self.worlds = int(values["worlds"])
+            self._worlds_set = True
         if "min_worlds" in values:
             self.min_worlds = int(values["min_worlds"])
         if "nodes" in values:
@@ -129,6 +140,13 @@ class PimcBot(Bot):
 
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
+
+    def close(self) -> None:
+        """Let the search core go (its table is 16 MB): a server frees it when the match ends
+        or the table leaves memory. Asked again, the bot builds another."""
+        self._core = None
+        self._core_rules = None
+        self.fallback.close()
 
     def bid(self, info: InformationState) -> int:
         return self.fallback.bid(info)
@@ -175,16 +193,23 @@ class PimcBot(Bot):
         # a node budget, then depend on the seed and the position alone.
         core.clear()
         team = info.teams[info.seat]
-        totals: dict[Card, int] = {}
+        totals: dict[Card, float] = {}
         solved = 0
         started = time.perf_counter()
+        ceiling = self._ceiling()
+        # Under a time budget the worlds' cap is the larger one, unless a spec set it: the
+        # clock, not a count, ends the move.
+        cap = self.worlds if ceiling is None or self._worlds_set else max(
+            self.worlds, TIMED_WORLDS)
         nodes_left = self.nodes or 0
-        for _ in range(self.worlds):
+        worth = self._worth(info)
+        per_world: list[dict[Card, float]] = []
+        for _ in range(cap):
             limit = 0
             if self.nodes:
                 limit = nodes_left
-            if self.time_limit is not None:
-                seconds_left = self.time_limit - (time.perf_counter() - started)
+            if ceiling is not None:
+                seconds_left = ceiling - (time.perf_counter() - started)
                 if seconds_left <= 0:
                     break
                 by_time = max(int(seconds_left * self._rate), 1)
@@ -200,14 +225,32 @@ class PimcBot(Bot):
             if values is None:
                 break  # the budget ran out inside this world: it does not count
             total = remaining_points(state)
-            for card, team0 in values:
-                totals[card] = totals.get(card, 0) + (team0 if team == 0 else total - team0)
+            world = {card: worth(team0 if team == 0 else total - team0)
+                     for card, team0 in values}
+            for card, value in world.items():
+                totals[card] = totals.get(card, 0) + value
+            per_world.append(world)
             solved += 1
             if self.nodes and nodes_left <= 0:
                 break
+            if ceiling is not None and _settled(per_world):
+                break  # an easy decision: the rest of the budget is not needed
         self.last_worlds = solved
         self.last_means = {c: v / solved for c, v in totals.items()} if solved else {}
         return self.last_means
+
+    def _worth(self, info: InformationState) -> Callable[[int], float]:
+        """What the side's points from the remaining tricks are worth to it: the points."""
+        return float
+
+    def _ceiling(self) -> float | None:
+        """The seconds this move's search may take: the spec's ``time`` or the budget the
+        front-end told (the smaller), less a margin for the move's other work; None when
+        neither is set."""
+        budgets = [b for b in (self.time_limit, self.time_budget) if b is not None]
+        if not budgets:
+            return None
+        return min(budgets) * CEILING_SHARE
 
     def _rollouts(self, info: InformationState) -> dict[Card, float]:
         """Each legal card's mean points for this seat's side over sampled worlds, each world
@@ -218,9 +261,10 @@ class PimcBot(Bot):
         totals: dict[Card, int] = {}
         solved = 0
         started = time.perf_counter()
+        ceiling = self._ceiling()
         nodes_left = self.nodes or 0
         for _ in range(self.worlds):
-            if self.time_limit is not None and time.perf_counter() - started >= self.time_limit:
+            if ceiling is not None and time.perf_counter() - started >= ceiling:
                 break
             state = sample_state(info, self.rng)
             cost = len(moves) * sum(h.bit_count() for h in state.hands) * ROLLOUT_NODE_COST
@@ -240,3 +284,24 @@ class PimcBot(Bot):
         by_face = {c % DECK_SIZE: v / solved for c, v in totals.items()} if solved else {}
         self.last_means = {c: by_face[c % DECK_SIZE] for c in legal} if solved else {}
         return self.last_means
+
+
+def _settled(per_world: list[dict[Card, float]]) -> bool:
+    """Whether the worlds solved so far single out one card: its mean ahead of every other
+    card's by :data:`SETTLE_Z` standard errors of their paired difference (the same worlds),
+    after :data:`SETTLE_WORLDS` worlds. A card always best by the same margin settles at
+    once; a close call runs to the budget."""
+    n = len(per_world)
+    if n < SETTLE_WORLDS:
+        return False
+    cards = per_world[0].keys()
+    best = max(cards, key=lambda c: sum(w[c] for w in per_world))
+    for other in cards:
+        if other == best:
+            continue
+        diffs = [w[best] - w[other] for w in per_world]
+        mean = sum(diffs) / n
+        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= 0 or mean * mean * n <= SETTLE_Z * SETTLE_Z * spread:
+            return False
+    return True

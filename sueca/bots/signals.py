@@ -153,6 +153,9 @@ class SignalBot(Bot):
     def new_match(self, rules: Rules, seat: int) -> None:
         self.inner.new_match(rules, seat)
 
+    def set_time_budget(self, seconds: float | None) -> None:
+        self.inner.set_time_budget(seconds)
+
     def choose(self, info: InformationState) -> Card:
         return echo_card(info, self.inner.choose(with_partner_echoes(info)))
 

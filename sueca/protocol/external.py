@@ -104,6 +104,12 @@ class ExternalBot(Bot):
 
     # -- the Bot interface --
 
+    def set_time_budget(self, seconds: float | None) -> None:
+        """A table's budget reaches the program as each turn's ``time_ms``."""
+        super().set_time_budget(seconds)
+        if seconds is not None:
+            self.time_ms = max(1, round(seconds * 1000))
+
     def new_match(self, rules: Rules, seat: int) -> None:
         feed = self.feed
         if rules == feed.rules and seat == rules.dummy and rules.controller_of(seat) == feed.seat:

@@ -144,6 +144,8 @@ class BotSession:
         if not offered:
             raise ProtocolError("a turn whose legal list is empty")
         answers: Answers = []
+        if message.time_ms:  # the referee's budget for this move: a ceiling the bot keeps
+            self.bot.set_time_budget(message.time_ms / 1000)
         if message.denounce is True and info.may_denounce() and self.bot.denounce(info):
             answers.append(msg.DenounceAnswer())  # renuncia: the cry comes before the card
         card = self.bot.choose(info)
