@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sueca.server.cluster import Cluster, Lease, SyncLeases
 from sueca.server.limits import TokenBucket
 from sueca.server.postgres import LeasedStorage, PostgresStorage, redact
-from sueca.server.rooms import Connection, Room, Rooms, Timing
+from sueca.server.rooms import MAX_MESSAGE, Connection, Room, Rooms, Timing
 from sueca.server.shared_lobby import SharedLobbyIndex
 from sueca.server.storage import StorageError
 from sueca.server.tables import TableError
@@ -358,7 +358,7 @@ class Node:
 
     async def _forward(self, link: Link, raw: str | bytes) -> None:
         text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-        if _is_join(text):
+        if len(text) <= MAX_MESSAGE and _is_join(text):
             link.join = text  # the seat it holds, for a new owner
         if link.owner is None:
             await self._route(link)
@@ -367,11 +367,17 @@ class Node:
             if room is not None:
                 await room.handle(link.attached, raw)
             return
+        # The room's first two checks, here, so that nothing they refuse reaches Redis.
         bucket = link.out.bucket
-        if bucket is not None and not bucket.take():  # the rate limit, before Redis
+        if bucket is not None and not bucket.take():
             link.out.push("error", json.dumps({
                 "type": "error", "code": "rate_limited",
                 "message": f"too many messages: at most {bucket.rate:g} a second"}))
+            return
+        if len(raw) > MAX_MESSAGE:
+            link.out.push("error", json.dumps({
+                "type": "error", "code": "too_large",
+                "message": f"message too large ({len(raw)} bytes; at most {MAX_MESSAGE})"}))
             return
         await self._relay(link, text)
 

@@ -204,6 +204,9 @@ def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
         await players[1].send({"type": "play", "card": "XX"})  # refused, on its socket only
         error = await players[1].recv_until("error")
         assert error["code"] == "malformed"
+        await players[1].send({"type": "ping", "pad": "x" * 2000})  # refused before Redis
+        error = await players[1].recv_until("error")
+        assert error["code"] == "too_large"
         return [*players, spectator]
 
     players = asyncio.run(play())
@@ -214,7 +217,7 @@ def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
     record = stored.match.record
     for player in players:
         assert [m["code"] for m in player.log if m["type"] == "error"] == (
-            ["malformed"] if player.seat == 1 else [])
+            ["malformed", "too_large"] if player.seat == 1 else [])
         for message in player.log:
             assert not leaked_cards(message, player.seat, record), message
 
