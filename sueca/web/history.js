@@ -42,6 +42,12 @@ document.addEventListener("click", (event) => {
   if (button) download(button.dataset.id);
 });
 
+// Stored names of unnamed seats are the server's ("Seat 3"): said in the page's language.
+function localizeSeats(match) {
+  match.storedSeats = match.storedSeats || match.seats;
+  match.seats = match.storedSeats.map(seatLabel);
+}
+
 function teamNames(seats, team) {
   return seats.filter((_, i) => i % 2 === team).map(escapeHtml).join(" & ");
 }
@@ -55,6 +61,7 @@ function renderList() {
       <p class="muted">${t("no_matches")}</p></section>`;
     return;
   }
+  matches.forEach(localizeSeats);
   const variants = [...new Set(matches.map((m) => m.rules.variant))];
   const shown = matches.filter((m) => !variantFilter || m.rules.variant === variantFilter);
   const rows = shown.map((m) => {
@@ -83,6 +90,7 @@ function parseHand(text) { return text.split(/[\s,]+/).filter(Boolean).map((c) =
 
 function renderReplay() {
   const { match, record, report } = data;
+  localizeSeats(match);
   const deal = record.deals[dealIndex];
   const result = report.deals[dealIndex];
   const tricks = result.tricks;

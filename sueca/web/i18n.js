@@ -13,7 +13,7 @@ const STRINGS = {
     match_to: "Partida até", games: "jogos", points_unit: "pontos",
     opt_must_trump: "Obrigatório trunfar quando não tem o naipe",
     opt_review_tricks: "Pode rever as vazas (para aprender)",
-    opt_rolha: "Rolha", opt_tie_carry: "O empate passa para a mão seguinte",
+    opt_rolha: "Rolha: de 91 a 119 pontos, quem perde perde 2 jogos (quem ganha não soma)", opt_tie_carry: "O empate passa para a mão seguinte",
     sweep: "Capote (120 pontos)", sweep_points: "vale 4 jogos",
     sweep_bandeira: "Bandeira (todas as vazas) ganha a partida",
     sweep_points_wins_match: "120 pontos ganham a partida",
@@ -119,6 +119,10 @@ const STRINGS = {
     level_expert: "Mestre",
     level_expert_help: "o mais forte: pesa cada mão possível",
     all_rules: "Todas",
+    sound_on: "Som: sim",
+    sound_off: "Som: não",
+    turned_card: "a carta de trunfo virada",
+    table_options: "Opções da mesa",
   },
   "pt-BR": {
     lang_name: "Português (Brasil)",
@@ -130,7 +134,7 @@ const STRINGS = {
     match_to: "Partida até", games: "jogos", points_unit: "pontos",
     opt_must_trump: "Obrigatório trunfar quando não tem o naipe",
     opt_review_tricks: "Pode rever as vazas (para aprender)",
-    opt_rolha: "Rolha", opt_tie_carry: "O empate acumula para a próxima mão",
+    opt_rolha: "Rolha: de 91 a 119 pontos, quem perde perde 2 jogos (quem ganha não soma)", opt_tie_carry: "O empate acumula para a próxima mão",
     sweep: "Capote (120 pontos)", sweep_points: "vale 4 jogos",
     sweep_bandeira: "Bandeira (todas as vazas) ganha a partida",
     sweep_points_wins_match: "120 pontos ganham a partida",
@@ -236,6 +240,10 @@ const STRINGS = {
     level_expert: "Mestre",
     level_expert_help: "o mais forte: pesa cada mão possível",
     all_rules: "Todas",
+    sound_on: "Som: ligado",
+    sound_off: "Som: desligado",
+    turned_card: "a carta de trunfo virada",
+    table_options: "Opções da mesa",
   },
   en: {
     lang_name: "English",
@@ -247,7 +255,7 @@ const STRINGS = {
     match_to: "Match to", games: "games", points_unit: "points",
     opt_must_trump: "Must trump when void in the suit led",
     opt_review_tricks: "Taken tricks may be reviewed (for learners)",
-    opt_rolha: "Rolha", opt_tie_carry: "A tie carries over to the next deal",
+    opt_rolha: "Rolha: on 91 to 119 points the losers lose 2 games (the winners add none)", opt_tie_carry: "A tie carries over to the next deal",
     sweep: "Sweep (120 points)", sweep_points: "scores 4 games",
     sweep_bandeira: "Bandeira (every trick) wins the match",
     sweep_points_wins_match: "120 points win the match",
@@ -353,6 +361,10 @@ const STRINGS = {
     level_expert: "Expert",
     level_expert_help: "the strongest: weighs every possible deal",
     all_rules: "All",
+    sound_on: "Sound: on",
+    sound_off: "Sound: off",
+    turned_card: "the turned trump card",
+    table_options: "Table options",
   },
 };
 
@@ -406,6 +418,14 @@ function mountLanguageSwitch(onChange) {
     if (onChange) onChange();
   });
   applyStrings();
+}
+
+// The server names an unnamed seat in English ("Seat 3", "Dummy": stored so in records): each
+// page says such a name in its own language.
+function seatLabel(name) {
+  const seat = /^Seat (\d+)$/.exec(name);
+  if (seat) return t("seat_n", { n: seat[1] });
+  return name === "Dummy" ? t("dummy") : name;
 }
 
 function escapeHtml(text) {

@@ -206,7 +206,7 @@ function renderTables() {
       const sit = s.free ? ` <button class="btn small sit" type="button" data-table="${table.id}"
         data-seat="${s.seat}">${t("sit")}</button>` : "";
       const team = table.rules.variant === "italiana5" ? "" : ` team${s.seat % 2}`;
-      const name = s.kind === "dummy" ? t("dummy") : s.name;
+      const name = s.kind === "dummy" ? t("dummy") : seatLabel(s.name);
       return `<span class="chip${team}">${escapeHtml(name)}${status && s.kind !== "dummy" ? ` · ${status}` : ""}${sit}</span>`;
     }).join("");
     const unit = table.rules.variant === "pontos" ? t("points_unit") : t("games");

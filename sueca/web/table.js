@@ -183,6 +183,7 @@ function render() {
   renderRenuncia();
   renderHand();
   renderStatus();
+  renderSound();
   renderScore();
   renderFacts();
   renderPast();
@@ -328,8 +329,12 @@ function renderTrick() {
       shownLastTrick = key;
       gathered = false;
       clearTimeout(gatherTimer);
-      // Then render it all: the end-of-deal summary waits for the last trick to be gathered.
-      gatherTimer = setTimeout(() => { gathered = true; if (view) render(); }, GATHER_MS);
+      // Then it slides to its winner, and all is rendered again (the end-of-deal summary
+      // waits for the last trick to be gathered).
+      gatherTimer = setTimeout(() => {
+        slideToWinner(view.last_trick && view.last_trick.winner);
+        gatherTimer = setTimeout(() => { gathered = true; if (view) render(); }, SLIDE_MS);
+      }, GATHER_MS - SLIDE_MS);
     }
     if (!gathered) {
       cards = view.last_trick.cards;
@@ -338,6 +343,7 @@ function renderTrick() {
     }
   }
   box.classList.toggle("peeking", Boolean(peeking));
+  if (gathered || cards !== (view.last_trick && view.last_trick.cards)) box.classList.remove("to-winner");
   const peek = $("peek-button");
   peek.hidden = !(peekable && view.phase === "playing" && (trick.cards.length || gathered));
   peek.setAttribute("aria-pressed", peeking ? "true" : "false");
@@ -356,6 +362,29 @@ function renderTrick() {
     }
     return `<div class="${cls}"${style} role="img" aria-label="${escapeHtml(seatName(seat))}: ${cardLabel(card)}">${cardSvg(card)}</div>`;
   }).join("");
+}
+
+const SLIDE_MS = 300;
+
+// The trick moves off towards the seat that took it (a short animation; none where people ask
+// for reduced motion, as the stylesheet says).
+function slideToWinner(winner) {
+  const box = $("trick");
+  if (winner === null || winner === undefined || !view) return;
+  let dx = 0;
+  let dy = 0;
+  if (ring()) {
+    const a = ringAngle(winner);
+    dx = Math.cos(a) * 120;
+    dy = Math.sin(a) * 120;
+  } else {
+    const where = position(winner);
+    dx = where === "left" ? -140 : where === "right" ? 140 : 0;
+    dy = where === "top" ? -120 : where === "bottom" ? 120 : 0;
+  }
+  box.style.setProperty("--gx", `${dx.toFixed(0)}%`);
+  box.style.setProperty("--gy", `${dy.toFixed(0)}%`);
+  box.classList.add("to-winner");
 }
 
 function renderHand() {
@@ -378,10 +407,12 @@ function renderHand() {
     const ok = mine && legal.has(card);
     const revoke = mine && !ok && revokes.has(card);
     const trumpMark = view.trump_held && view.you === view.dealer && card === view.trump_card;
-    const label = cardLabel(card) + (ok || !mine ? "" : ` — ${revoke ? t("revoke_card") : whyNot()}`);
+    const label = cardLabel(card) + (trumpMark ? ` — ${t("turned_card")}` : "")
+      + (ok || !mine ? "" : ` — ${revoke ? t("revoke_card") : whyNot()}`);
     return `<button type="button" class="card${ok ? " playable" : ""}${revoke ? " revoke" : ""}${
       trumpMark ? " trump-mark" : ""}" data-card="${card}" aria-label="${label}"
-      aria-disabled="${ok || revoke ? "false" : "true"}" tabindex="-1">${cardSvg(card)}</button>`;
+      aria-disabled="${ok || revoke ? "false" : "true"}" tabindex="-1">${cardSvg(card)}${
+      trumpMark ? `<span class="trump-ribbon" aria-hidden="true">${t("trump")}</span>` : ""}</button>`;
   }).join("");
   const buttons = [...hand.querySelectorAll(".card")];
   const target = buttons.find((b) => b.dataset.card === focusCard)
@@ -520,8 +551,11 @@ let renunciaKey = null; // the panel is rebuilt only when what it shows changes
 // (the view's penalty_scored: there a game of penalty is a quarter of the points in play).
 function penaltyText(n) {
   if (view.scoring === "pontos") return `${n} ${t("points_unit")}`;
-  return `${n} ${t(n === 1 ? "game_one" : "games")}`;
+  return gamesText(n);
 }
+
+// "1 jogo", "4 jogos": the plural where the number asks for it.
+function gamesText(n) { return `${n} ${t(n === 1 ? "game_one" : "games")}`; }
 
 function denunciationText(found) {
   const side = sideOf(found.seat);
@@ -588,6 +622,41 @@ $("auction").addEventListener("keydown", (event) => {
   }
 });
 
+// Sound (off unless the player turns it on; the choice is kept): a short chime when it
+// becomes this player's turn. Web Audio: nothing is fetched.
+let wasMine = false;
+let audio = null;
+const SOUND_KEY = "sueca.sound";
+
+function soundOn() { return localStorage.getItem(SOUND_KEY) === "on"; }
+
+function chime() {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch { /* no audio here */ }
+}
+
+function renderSound() {
+  const button = $("sound-button");
+  button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  button.textContent = t(soundOn() ? "sound_on" : "sound_off");
+}
+
+$("sound-button").addEventListener("click", () => {
+  localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+  renderSound();
+  if (soundOn()) chime();
+});
+
 function renderStatus() {
   // A live region: change its text only when the news changes, so it is announced once.
   const status = $("status");
@@ -603,6 +672,8 @@ function renderStatus() {
     text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
   }
   if (status.textContent !== text) status.textContent = text;
+  if (mine && !wasMine) chime();
+  wasMine = mine;
   $("felt").classList.toggle("spectating", !seated());
   status.classList.toggle("mine", mine);
 }
@@ -619,7 +690,7 @@ function renderSeatScore() {
     <caption>${t("score_sheet")} · ${t("match_n", { n: view.score.number })}</caption>
     <thead><tr><th scope="col"><span class="visually-hidden">${t("players")}</span></th>${head}<th scope="col">${t("total")}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>
-    <p class="muted">${t("target", { n: `${view.match_target} ${t("games")}` })} · ${t("each_player")}</p>`;
+    <p class="muted">${t("target", { n: gamesText(view.match_target) })} · ${t("each_player")}</p>`;
 }
 
 function renderScore() {
@@ -629,7 +700,7 @@ function renderScore() {
     .map((s) => escapeHtml(seatName(s.seat))).join(" & ");
   const rows = view.score.deals.map((points, i) =>
     `<tr><td>${t("deal_n", { n: i + 1 })}</td><td>${points[a] || ""}</td><td>${points[b] || ""}</td></tr>`).join("");
-  const unit = view.scoring === "pontos" ? t("points_unit") : t("games");
+  const target = view.scoring === "pontos" ? `${view.match_target} ${t("points_unit")}` : gamesText(view.match_target);
   $("score-panel").innerHTML = `<table class="sheet" id="score-sheet" data-us="${view.score.match[a]}" data-them="${view.score.match[b]}">
     <caption>${t("score_sheet")} · ${t("match_n", { n: view.score.number })}</caption>
     <thead><tr><th scope="col"><span class="visually-hidden">${t("deal_n", { n: "" })}</span></th>
@@ -638,7 +709,7 @@ function renderScore() {
     <tbody>${rows}</tbody>
     <tfoot><tr><td>${t("total")}</td><td data-team="us">${view.score.match[a]}</td><td data-team="them">${view.score.match[b]}</td></tr></tfoot>
   </table>
-  <p class="muted">${t("target", { n: `${view.match_target} ${unit}` })}</p>`;
+  <p class="muted">${t("target", { n: target })}</p>`;
 }
 
 function renderFacts() {

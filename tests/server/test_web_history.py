@@ -32,7 +32,8 @@ def test_a_private_tables_history_is_its_players_alone(chromium: Any, tmp_path: 
     with LiveServer(str(tmp_path / "sueca.db"), timing=ALONE) as server:
         seats = [{"kind": "human", "name": "Ana"}] + [
             {"kind": "bot", "level": "intermediate"}] * 3
-        private = new_table(server.http, seats, {"variant": "standard", "match_target": 1})
+        unnamed = [seats[0], {"kind": "human"}, *seats[2:]]  # seat 2's friend gave no name
+        private = new_table(server.http, unnamed, {"variant": "standard", "match_target": 1})
         public = new_table(server.http, seats, {"variant": "brazil", "match_target": 1},
                            open=True)
         bots = new_table(server.http, [{"kind": "bot", "level": "beginner"}] * 4,
@@ -59,6 +60,8 @@ def test_a_private_tables_history_is_its_players_alone(chromium: Any, tmp_path: 
         ana.wait_for_selector("table.matches")
         assert ana.locator("table.matches tbody tr").count() == 3
         assert "Regras do Brasil" in ana.inner_text("table.matches")
+        listed = ana.inner_text("table.matches")
+        assert "Lugar 2" in listed and "Seat" not in listed  # no English in a pt page
         ana.select_option("#rules-filter", "brazil")
         assert ana.locator("table.matches tbody tr").count() == 1
         screenshots(ana, "web-history")

@@ -292,3 +292,31 @@ def test_the_table_reads_on_a_phone_to_spectators_and_round_a_ring(
                              ".every(th => th.scrollWidth <= th.clientWidth)")
         screenshots(ring, "web-italiana5-bidding")
         assert not errors and not watcher_errors and not ring_errors
+
+
+@pytest.mark.slow
+def test_polish_plurals_the_favicon_sound_off_by_default(chromium: Any, tmp_path: Path) -> None:
+    """Item 12: "1 jogo" (not "1 jogos"), a favicon, sound off until the player turns it on
+    (and remembered), the turned card marked in words for the dealer."""
+    import httpx
+
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        icon = httpx.get(f"{server.http}/static/favicon.svg")
+        assert icon.status_code == 200 and icon.text.startswith("<svg")
+        table = new_table(server.http, ANA_AND_BOTS, {"variant": "standard", "match_target": 1})
+        page, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        page.wait_for_selector("#score-sheet")
+        assert page.get_attribute('link[rel="icon"]', "href") == "/static/favicon.svg"
+        target = page.inner_text("#score-panel")
+        assert "1 jogo" in target and "1 jogos" not in target, target
+        sound = page.locator("#sound-button")
+        assert sound.get_attribute("aria-pressed") == "false" and "não" in sound.inner_text()
+        sound.click()
+        assert sound.get_attribute("aria-pressed") == "true"
+        page.reload()
+        page.wait_for_selector("#score-sheet")
+        assert page.get_attribute("#sound-button", "aria-pressed") == "true"
+        room = server.room(table["id"])
+        if room.table.state.deal.dealer == 0 and room.table.state.trump_card_held:
+            assert page.locator("#hand .trump-ribbon").count() == 1
+        assert not errors, errors
