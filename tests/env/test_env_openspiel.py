@@ -121,3 +121,27 @@ def test_bad_rules_are_refused_by_name() -> None:
         pyspiel.load_game("sueca", {"rules": '{"variant": "standard", "trumps": 1}'})
     with pytest.raises(Exception, match="not a JSON object"):
         pyspiel.load_game("sueca", {"rules": "{not json"})
+
+
+def test_the_public_observer_shows_no_private_card() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("sueca")
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    encoder = ObservationEncoder(STANDARD)
+    deal = state.progress.deal.state.deal
+    for player in range(4):
+        public.set_from(state, player)
+        private.set_from(state, player)
+        mine = public.tensor[encoder.slice("hand")]
+        # Before the opening lead only the dealer's turned card is anyone's to see.
+        seen = {int(c) for c in np.flatnonzero(mine)}
+        assert seen == ({deal.trump_card} if player == deal.dealer else set())
+        assert private.tensor[encoder.slice("hand")].sum() == 10
+        assert not public.tensor[encoder.slice("known")].sum() > 1
