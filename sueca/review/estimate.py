@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from sueca.cards import Card
 from sueca.infostate import InformationState
+from sueca.review.facts import side_points_taken
 from sueca.solver import SearchCore, position_of, remaining_points
 from sueca.worlds import sample_state
 
@@ -37,14 +38,6 @@ class Estimate:
     error: float
     # Each world's values, kept for the game-point view (per card, one entry a world).
     samples: dict[Card, list[int]] = field(repr=False, compare=False, default_factory=dict)
-
-
-def side_points_taken(info: InformationState) -> int:
-    """The card points the seat's side has taken in completed tricks: public (the seat
-    saw every trick and who won it)."""
-    side = info.teams[info.seat]
-    return sum(points for seat, points in enumerate(info.seat_points)
-               if info.teams[seat] == side)
 
 
 def estimate(info: InformationState, played: Card, core: SearchCore, rng: random.Random,

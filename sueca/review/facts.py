@@ -175,3 +175,23 @@ def _lead_facts(info: InformationState, card: Card) -> list[Fact]:
         if suit == trump or out:
             facts.append(Fact("trumps_out", count=out) if out else Fact("no_trumps_out"))
     return facts
+
+
+def hint_facts(info: InformationState, card: Card, means: dict[Card, float],
+               worlds: int) -> tuple[list[Fact], float | None]:
+    """A hint's reason (the terminal's ``--hints``): the facts behind ``card``, and the final
+    points the seat's side should expect with it where the hint bot searched (``means``: its
+    mean points from the remaining tricks over ``worlds`` worlds), else ``None``."""
+    facts = card_facts(info, card)
+    side = info.teams[info.seat] if info.teams else None
+    if worlds <= 0 or card not in means or side is None or facts == [Fact("only_card")]:
+        return facts, None
+    return facts, side_points_taken(info) + means[card]
+
+
+def side_points_taken(info: InformationState) -> int:
+    """The card points the seat's side has taken in completed tricks: public (the seat saw
+    every trick and who won it)."""
+    side = info.teams[info.seat]
+    return sum(points for seat, points in enumerate(info.seat_points)
+               if info.teams[seat] == side)

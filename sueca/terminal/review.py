@@ -10,25 +10,23 @@ from rich.console import Console
 from rich.table import Table
 
 from sueca.bots import Bot
-from sueca.cards import Card, one_per_face
+from sueca.cards import Card
 from sueca.infostate import InformationState
-from sueca.review import LABELS, DealReview, card_facts, deal_json, reviews_json
-from sueca.review.estimate import side_points_taken
+from sueca.review import LABELS, DealReview, deal_json, reviews_json
+from sueca.review.facts import hint_facts
 from sueca.review.svg import graph_svg
 from sueca.terminal.i18n import Language
 
 
 def hint_reason(lang: Language, info: InformationState, card: Card, bot: Bot) -> str:
     """A hint's reason in plain words (``--hints``): the facts behind ``card`` that the seat
-    can see (the review's, :func:`sueca.review.card_facts`), and the points the hint bot
-    expects its side to end with, where it searched."""
-    text = lang.facts(card_facts(info, card))
-    means: dict[Card, float] = getattr(bot, "last_means", {})
-    searched = getattr(bot, "last_worlds", 0) > 0 and len(one_per_face(info.legal_moves())) > 1
-    side = info.teams[info.seat] if info.teams else None
-    if searched and card in means and side is not None:
-        points = round(side_points_taken(info) + means[card])
-        text += "; " + lang.text("hint_expected", points=points)
+    can see (the review's, :func:`sueca.review.facts.hint_facts`), and the points the hint
+    bot expects its side to end with, where it searched."""
+    facts, expected = hint_facts(info, card, getattr(bot, "last_means", {}),
+                                 getattr(bot, "last_worlds", 0))
+    text = lang.facts(facts)
+    if expected is not None:
+        text += "; " + lang.text("hint_expected", points=round(expected))
     return text
 
 
