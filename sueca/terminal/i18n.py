@@ -39,6 +39,11 @@ class Language:
     conjunction: str  # "e", "and": the last link of a list
     messages: dict[str, str]
     reasons: dict[str, str] = field(default_factory=dict)  # bots' English reasons, translated
+    # The letters a player of this language types for a card, as its web page shows them:
+    # ranks in the engine's order (2 … A), suits spades, hearts, diamonds, clubs.
+    rank_letters: str = "23456QJK7A"
+    suit_letters: str = "SHDC"
+    other_rank_words: tuple[tuple[str, int], ...] = ()  # more names of a rank: ("sete", 8)
 
     def suit(self, suit: int) -> str:
         return self.suits[suit]
@@ -429,8 +434,8 @@ _PT: Final = {
     "not_held": "não tens o {card}",
     "not_held_other": "{seat} não tem o {card}",
     "no_such_number": "não há carta número {number} (1–{count})",
-    "not_a_card": "isso não é uma carta: {text!r} — escreve por exemplo 7h, AS ou ♥7, ou o "
-                  "número (? para ajuda)",
+    "not_a_card": "isso não é uma carta: {text!r} — escreve por exemplo Rp, 7 de paus, ♥7 ou "
+                  "7h, ou o número (? para ajuda)",
     "replay_prompt": "Enter vaza seguinte, b voltar, q sair: ",
     "replay_position": "Mão {deal} de {deals}, depois da vaza {trick} de {tricks}",
     "replay_start": "Mão {deal} de {deals}: as cartas como foram dadas",
@@ -588,8 +593,8 @@ _PT_BR: Final = _PT | {
     "must_trump": "você precisa trunfar: não tem {suit} e tem trunfo {cards}",
     "must_trump_other": "você precisa trunfar: {seat} não tem {suit} e tem trunfo {cards}",
     "not_held": "você não tem o {card}",
-    "not_a_card": "isso não é uma carta: {text!r} — digite por exemplo 7h, AS ou ♥7, ou o "
-                  "número (? para ajuda)",
+    "not_a_card": "isso não é uma carta: {text!r} — digite por exemplo Rp, 7 de paus, ♥7 ou "
+                  "7h, ou o número (? para ajuda)",
     "resumed": "Continuando a partida em {path}",
     "partner_you": "você tem o {card}: é o parceiro secreto de {seat}",
     "alone_you": "você mesmo tem o {card}: joga sozinho contra quatro (ninguém sabe)",
@@ -864,13 +869,16 @@ _RANKS_EN: Final = ("two", "three", "four", "five", "six", "queen", "jack", "kin
 _RANKS_PT: Final = ("Dois", "Três", "Quatro", "Cinco", "Seis", "Dama", "Valete", "Rei",
                     "Manilha", "Ás")
 _RANKS_PT_BR: Final = (*_RANKS_PT[:8], "Sete", "Ás")
+# A Portuguese table's card letters (the web page's R, V, D; espadas, copas, ouros, paus) and
+# the other names of the seven.
+_LETTERS_PT: Final = ("23456DVR7A", "ECOP", (("sete", 8), ("manilha", 8), ("bisca", 8)))
 
 LANGUAGES: Final[dict[str, Language]] = {
     "pt": Language("pt", "português", ("espadas", "copas", "ouros", "paus"), _RANKS_PT,
-                   "{rank} de {suit}", "e", _PT | _REVIEW_PT, _REASONS_PT),
+                   "{rank} de {suit}", "e", _PT | _REVIEW_PT, _REASONS_PT, *_LETTERS_PT),
     "pt-BR": Language("pt-BR", "português do Brasil", ("espadas", "copas", "ouros", "paus"),
                       _RANKS_PT_BR, "{rank} de {suit}", "e", _PT_BR | _REVIEW_PT_BR,
-                      _REASONS_PT_BR),
+                      _REASONS_PT_BR, *_LETTERS_PT),
     "en": Language("en", "English", ("spades", "hearts", "diamonds", "clubs"), _RANKS_EN,
                    "{rank} of {suit}", "and", _EN | _REVIEW_EN),
 }

@@ -7,12 +7,21 @@ takes it or refuses it, and :func:`refusal` says the referee's reason in the pla
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
 from sueca.actions import AskCard
 from sueca.auction import PASS
-from sueca.cards import Card, CardMask, CardParseError, card_suit, held_copy, parse_card
+from sueca.cards import (
+    Card,
+    CardMask,
+    CardParseError,
+    card_suit,
+    held_copy,
+    make_card,
+    parse_card,
+)
 from sueca.infostate import InformationState
 from sueca.state import REASON_FOLLOW, REASON_NOT_HELD, REASON_TRUMP, IllegalMoveError
 from sueca.terminal.i18n import Language
@@ -61,7 +70,8 @@ def parse_choice(text: str, choices: Sequence[Card], lang: Language, hand: CardM
                  ) -> Card:
     """The card a player typed: its number among ``choices`` or the card itself (``7h``,
     ``AS``, ``♥7``). A name is a face: with two decks it is turned into the copy ``hand``
-    holds. A card that is not legal is returned as is: the referee refuses it with its
+    holds; the language's letters and words are read too (:func:`parse_spoken_card`). A
+    card that is not legal is returned as is: the referee refuses it with its
     reason (or, at a ``renuncia`` table, takes it: a revoke is typed by name)."""
     token = text.strip()
     if token.isdecimal():
@@ -73,7 +83,39 @@ def parse_choice(text: str, choices: Sequence[Card], lang: Language, hand: CardM
     try:
         return held_copy(hand, parse_card(token))
     except CardParseError:
-        raise ChoiceError(lang.text("not_a_card", text=echoed(token))) from None
+        spoken = parse_spoken_card(token, lang)
+        if spoken is None:
+            raise ChoiceError(lang.text("not_a_card", text=echoed(token))) from None
+        return held_copy(hand, spoken)
+
+
+def _plain(word: str) -> str:
+    """A word as typed or as named, compared without case or accents (``Ás`` is ``as``)."""
+    decomposed = unicodedata.normalize("NFD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def parse_spoken_card(text: str, lang: Language) -> Card | None:
+    """A card in the language's own letters or words: ``Rp`` (*rei de paus*), ``Vc``, ``7 de
+    paus``, ``rei de copas``, ``ás de espadas``; in English ``king of hearts``. ``None`` when
+    the text is none. The record's notation (``7h``, ``KS``) is :func:`parse_card`'s and is
+    read first: in Portuguese ``7c`` stays the seven of clubs (write ``7 de copas``)."""
+    token = text.strip()
+    if len(token) == 2:
+        rank = lang.rank_letters.find(token[0].upper())
+        suit = lang.suit_letters.find(token[1].upper())
+        if rank >= 0 and suit >= 0:
+            return make_card(rank, suit)
+    words = _plain(token).split()
+    if len(words) != 3 or words[1] not in ("de", "of"):
+        return None
+    ranks = {_plain(name): r for r, name in enumerate(lang.ranks)}
+    ranks |= {word: r for word, r in lang.other_rank_words}
+    ranks |= {letter.casefold(): r for r, letter in enumerate(lang.rank_letters)}
+    suits = {_plain(name): s for s, name in enumerate(lang.suits)}
+    suits |= {name.rstrip("s"): s for name, s in list(suits.items())}  # "copa", "heart"
+    rank, suit = ranks.get(words[0]), suits.get(words[2])
+    return None if rank is None or suit is None else make_card(rank, suit)
 
 
 def parse_bid(text: str) -> int | None:
