@@ -63,6 +63,7 @@ def dump(signum, frame):
         json.dump({"bot": list(bots.latencies), "lag": lags,
                    "queue": list(stats.queue_wait) if stats else [],
                    "think": list(stats.think) if stats else [],
+                   "cpu": list(stats.cpu) if stats else [],
                    "fallbacks": stats.fallbacks if stats else 0,
                    "pids": bots.pids() if stats else []}, out)
     bots.latencies.clear()
@@ -70,6 +71,7 @@ def dump(signum, frame):
     if stats:
         stats.queue_wait.clear()
         stats.think.clear()
+        stats.cpu.clear()
 signal.signal(signal.SIGUSR1, dump)
 original = app.router.lifespan_context
 @contextlib.asynccontextmanager
@@ -84,11 +86,13 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
 """
 
 
-def start_server(db: str, port: int, workers: int, stats: str) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, workers: int, stats: str,
+                 nice: int = 0) -> subprocess.Popen[bytes]:
     import httpx
 
+    # (its bot workers inherit its niceness)
     process = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), str(workers),
-                                stats])
+                                stats], preexec_fn=(lambda: os.nice(nice)) if nice else None)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -206,13 +210,13 @@ def quantiles(values: list[float]) -> tuple[float, float]:
 
 
 def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float,
-        level: str) -> dict[str, Any]:
+        level: str, nice: int = 0) -> dict[str, Any]:
     import httpx
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         stats = str(Path(tmp) / "stats.json")
-        server = start_server(str(Path(tmp) / "bench.db"), port, workers, stats)
+        server = start_server(str(Path(tmp) / "bench.db"), port, workers, stats, nice)
         peak = [0]
         sampling = threading.Event()
 
@@ -258,6 +262,9 @@ def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float
     bot = quantiles(measured["bot"])
     queue_wait = quantiles(measured["queue"])
     thinking = quantiles(measured["think"])
+    cpu_per_move = quantiles(measured["cpu"])
+    cpu_mean = (round(statistics.mean(measured["cpu"]) * 1000, 1) if measured["cpu"]
+                else float("nan"))
     turn = quantiles(turns)
     trip = quantiles(trips)
     lag = quantiles(measured["lag"])
@@ -269,7 +276,10 @@ def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float
         "bot_moves_per_s": round(len(measured["bot"]) / measured_s, 1),
         "bot_p50_ms": bot[0], "bot_p99_ms": bot[1],
         "queue_p50_ms": queue_wait[0], "queue_p99_ms": queue_wait[1],
+        "worker_moves_per_s": round(len(measured["think"]) / measured_s, 1),
         "think_p50_ms": thinking[0], "think_p99_ms": thinking[1],
+        "cpu_per_move_p50_ms": cpu_per_move[0], "cpu_per_move_p99_ms": cpu_per_move[1],
+        "cpu_per_move_mean_ms": cpu_mean,
         "fallbacks": measured["fallbacks"],
         "bot_turn_p50_ms": turn[0], "bot_turn_p99_ms": turn[1],
         "person_moves": len(trips),
@@ -291,13 +301,17 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0,
                         help="a person's mean seconds before a card")
     parser.add_argument("--level", default="pimc", help="the bots' level (default: pimc)")
+    parser.add_argument("--server-nice", type=int, default=0,
+                        help="niceness of the server and its bot workers (negative: ahead of "
+                             "other work on a shared machine; needs root)")
     args = parser.parse_args()
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {args.seconds}s "
-          f"per run ({args.warmup}s warm-up), person's think {args.think}s, bots {args.level}")
+          f"per run ({args.warmup}s warm-up), person's think {args.think}s, bots {args.level}, "
+          f"server nice {args.server_nice}")
     for n in (int(x) for x in args.tables.split(",")):
         for workers in (int(x) for x in args.bot_workers.split(",")):
             print(json.dumps(run(n, workers, args.seconds, args.warmup, args.think,
-                                 args.level)), flush=True)
+                                 args.level, args.server_nice)), flush=True)
 
 
 if __name__ == "__main__":

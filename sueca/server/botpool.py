@@ -153,23 +153,16 @@ _INFO_FIELDS = tuple(f.name for f in InformationState.__dataclass_fields__.value
 
 
 class _Pickler(pickle.Pickler):
-    """Rules as their options, a persistent id (their derived tables hold C objects and are
-    the other side's to build); an information state without its cached world sampler."""
-
-    def persistent_id(self, obj: Any) -> Any:
-        return _rules_text(obj) if type(obj) is Rules else None
+    """Rules as their options (their derived tables hold C objects and are the other side's
+    to build); an information state without its cached world sampler. (A reducer, not a
+    persistent id: that is asked of every object, each int of a random generator's state.)"""
 
     def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Rules:
+            return _rules_from_text, (_rules_text(obj),)
         if type(obj) is InformationState:
             return InformationState, tuple(getattr(obj, n) for n in _INFO_FIELDS)
         return NotImplemented
-
-
-class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid: Any) -> Any:
-        if not isinstance(pid, str):
-            raise pickle.UnpicklingError("a job names rules by their options")
-        return _rules_from_text(pid)
 
 
 def _dumps(obj: Any) -> bytes:
@@ -179,7 +172,7 @@ def _dumps(obj: Any) -> bytes:
 
 
 def _loads(data: bytes) -> Any:
-    return _Unpickler(io.BytesIO(data)).load()
+    return pickle.loads(data)
 
 
 def bot_state(bot: Bot) -> dict[str, Any]:
@@ -242,12 +235,12 @@ def _worker_main(fd: int, parent: int) -> None:
         job_id = -1
         try:
             job_id, bot, info, where = _loads(raw)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             action = decide(bot, info, strict=False, where=where)
-            think = time.perf_counter() - started
+            think = (time.perf_counter() - started, time.process_time() - cpu)
             reply = _dumps((job_id, action, bot_state(bot), think, _resident_bytes(), None))
         except Exception as error:  # a job that does not load or decide: the server falls back
-            reply = _dumps((job_id, None, None, 0.0, _resident_bytes(),
+            reply = _dumps((job_id, None, None, (0.0, 0.0), _resident_bytes(),
                             f"{type(error).__name__}: {error}"))
         del raw
         try:
@@ -262,11 +255,12 @@ _START_LIMIT = 60.0  # seconds a new worker has to say it is ready
 
 # What a worker runs (``python -c``): the server's import path, as multiprocessing's spawn
 # passes it (a worker unpickles every bot class the server can import: a plugin's, a test's),
-# and this file alone, under a name of its own, not the sueca.server package.
+# and this file alone, not the sueca.server package, under its own name (a job's rules name
+# _rules_from_text, found then without importing the package).
 _WORKER = """\
 import importlib.util, sys
 sys.path[:] = {path!r}
-spec = importlib.util.spec_from_file_location("sueca_bot_worker", {file!r})
+spec = importlib.util.spec_from_file_location("sueca.server.botpool", {file!r})
 module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 module._worker_main({fd}, {parent})
@@ -313,8 +307,10 @@ class PoolStats:
     replaced: int = 0  # workers that died or ran away and were replaced
     recycled: int = 0  # workers retired past the memory limit
     local: int = 0  # moves of bots that do not pickle, decided in threads
+    # Per move answered, in seconds: its wait for a worker, its time there, the CPU time of it.
     queue_wait: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCY_SAMPLES))
     think: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCY_SAMPLES))
+    cpu: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCY_SAMPLES))
 
 
 def _resolve(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
@@ -558,7 +554,8 @@ class BotPool:
         if job is not None and job.id == job_id:
             if error is None:
                 self.stats.moves += 1
-                self.stats.think.append(think)
+                self.stats.think.append(think[0])
+                self.stats.cpu.append(think[1])
                 self.stats.queue_wait.append(max(0.0, worker.job_started - job.submitted))
                 self._answer(job, (action, state), None)
             else:
