@@ -336,9 +336,10 @@ def create_app(
         }, status_code=201)
 
     async def take_seat(request: Request) -> Response:
-        room = rooms().get(request.path_params["table_id"])
-        if room is None:
-            return _error(404, "no_table", "no such table")
+        try:
+            room = await rooms().find(request.path_params["table_id"])
+        except TableError as error:
+            return _error(_STATUS.get(error.code, 404), error.code, str(error))
         try:
             data = await read_json(request)
             name = data.get("name", "") if isinstance(data, dict) else ""
@@ -423,10 +424,12 @@ def create_app(
                                   None if limits is None else limits.socket_bucket(),
                                   lambda: _receive(websocket, socket_idle))
             return
-        room = rooms().get(websocket.path_params["table_id"])
-        if room is None:
+        try:
+            # In memory, or read back from the store (a table evicted while nobody had it open).
+            room = await rooms().find(websocket.path_params["table_id"])
+        except TableError as error:
             await websocket.send_text(json.dumps(
-                {"type": "error", "code": "no_table", "message": "no such table"}))
+                {"type": "error", "code": error.code, "message": str(error)}))
             await websocket.close(code=4404)
             return
         conn = Connection(websocket.send_text,

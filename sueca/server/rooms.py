@@ -5,7 +5,8 @@ the sockets watching it (each bound to a seat by its token, or a spectator), the
 server-side, and the grace period after which a bot stands in for a player who dropped. The
 room only awaits: a person's message, or a bot's decision, and submits it to the table's
 referee (:meth:`Table.submit`), which checks it, stores it and ends the deal where it ends.
-A bot decides in a thread pool, so the event loop keeps serving every other table meanwhile:
+A bot decides in a worker process (:mod:`~sueca.server.botpool`; in threads with
+``bot_workers=0``), so the event loop keeps serving every other table meanwhile:
 :func:`~sueca.bots.base.decide` (the one policy for a bot's illegal answer) runs there, and its
 action is submitted back on the loop — :meth:`Referee.play_for`'s two steps, apart. All game
 changes happen on the event loop's thread.
@@ -62,15 +63,22 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Protocol
 
-from sueca.actions import ACTION_TYPES, Action, ActionError, AskRedeal, Redeal, action_from_dict
-from sueca.bots.base import decide
+from sueca.actions import (
+    ACTION_TYPES,
+    Action,
+    ActionError,
+    AskCard,
+    AskRedeal,
+    Redeal,
+    Request,
+    action_from_dict,
+)
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server import views
+from sueca.server.botpool import BotPool, BotRunner, ThreadBots
 from sueca.server.limits import TokenBucket
 from sueca.server.storage import Storage
 from sueca.server.tables import Table, TableError
@@ -87,6 +95,8 @@ RESTORE_FINISHED = 24 * 3600.0  # seconds a finished table stays open for a rema
 UNSAVED = "the move could not be saved; nothing changed; try again"
 # A bot's move or a deal the store refused is tried again after this pause, doubled each time.
 RETRY_FIRST, RETRY_MOST = 0.25, 30.0
+MAX_ROOMS = 2000  # tables held in memory at once; past it the least recently used idle go
+TABLE_ID_MAX = 32  # a table id in a link is 8 characters; a longer one names no table
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,14 @@ class Timing:
     # An invited player who has not come after this many seconds: a bot stands in for him
     # until he does, so one unused invitation cannot stall a table for ever.
     invite_wait: float = 300.0
+    # Tables in memory (docs/server.md): one nobody has a socket open to leaves memory after
+    # a while (stored, it comes back when a link is opened): a match over after finished_evict
+    # seconds, a table of people after abandoned_evict; one none of whose invited players ever
+    # came is closed invite_close seconds after it was made. Checked every sweep seconds.
+    finished_evict: float = 600.0
+    abandoned_evict: float = 3600.0
+    invite_close: float = 3600.0
+    sweep: float = 30.0
 
 
 class Connection:
@@ -166,17 +184,20 @@ class Room:
 
     watcher: RoomWatcher | None = None  # set by Rooms
 
-    def __init__(self, table: Table, timing: Timing, executor: Executor, *,
+    def __init__(self, table: Table, timing: Timing, bots: BotRunner, *,
                  gathering: bool = False, writer: StorageWriter | None = None) -> None:
         self.table = table
         self.writer = writer  # stores the table's changes (None: the table stores its own)
+        self.clock: Callable[[], float] = time.monotonic  # Rooms' clock, for eviction
+        self.used = self.clock()  # the last time a socket came or went or the table changed
         self.lock = asyncio.Lock()  # one change at a time, stored before the next
         self._outage = False  # the store failed and has not worked since (logged once)
         # A new table waits for its invited players before anyone plays (restored ones were
         # under way: they do not gather again).
         self._gathering = gathering
+        self._pace = random.Random()  # the bots' varying pace (never the table's deal rng)
         self.timing = timing
-        self.executor = executor
+        self.bots = bots  # where this table's bots think
         self.connections: set[Connection] = set()
         self.present = [0] * len(table.seats)  # open sockets per seat
         self.away_since: list[float | None] = [None] * len(table.seats)
@@ -277,12 +298,14 @@ class Room:
 
     def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
+        self.used = self.clock()
         if not self.table.pending:  # else the change, once stored, is sent to all (_save)
             conn.push("state", self._state_message(conn.seat, {}))
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
         self.connections.discard(conn)
+        self.used = self.clock()
         seat = conn.seat
         if seat is not None:
             self.present[seat] -= 1
@@ -460,6 +483,7 @@ class Room:
         (the change, once stored, is broadcast then)."""
         if self.table.pending:
             return
+        self.used = self.clock()
         cache: dict[int | str | None, str] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
@@ -512,11 +536,11 @@ class Room:
         state = table.state
         assert state is not None
         version = table.version
-        pause = self.timing.bot_delay
-        if not state.trick and state.plays and not table.rules.no_looking_back:
-            pause += self.timing.trick_pause  # (no_looking_back: the cloth is cleared at once)
-        if pause:
-            await asyncio.sleep(pause)
+        pace = self.bot_pace(request)
+        if (self.timing.trick_pause and not state.trick and state.plays
+                and not table.rules.no_looking_back):
+            await asyncio.sleep(self.timing.trick_pause)  # the trick taken, on the cloth
+        thinking = time.monotonic()
         if self.table.version != version or not self.bot_plays(seat):
             return True  # something changed meanwhile (the player came back): look again
         standing_in = table.seats[seat].kind == "human"
@@ -528,9 +552,11 @@ class Room:
         else:
             # A broken or illegal bot must not stall the table: decide plays a plain choice.
             bot, info = table.bot_to_move(standing_in)
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.executor,
-                partial(decide, bot, info, strict=False, where=f"table {table.id}"))
+            action = await self.bots.decide(bot, info, table=table.id,
+                                            where=f"table {table.id}")
+        left = pace - (time.monotonic() - thinking)  # the thinking counts toward the pace
+        if left > 0:
+            await asyncio.sleep(left)
         async with self.lock:
             if self.table.version != version or not self.bot_plays(seat):
                 return True  # a denunciation, the player came back, a rollback: look again
@@ -538,6 +564,15 @@ class Room:
             await self._save()
         self.broadcast()
         return True
+
+    def bot_pace(self, request: Request) -> float:
+        """How long a bot takes over a move, its thinking included: a person's pace, a little
+        different each time (``Timing.bot_delay`` times 0.75 to 1.6), and quicker when the
+        move is forced (one card to play: half the delay)."""
+        delay = self.timing.bot_delay
+        if type(request) is AskCard and len(request.legal) == 1:
+            return delay * self._pace.uniform(0.4, 0.6)
+        return delay * self._pace.uniform(0.75, 1.6)
 
     async def _await_ready(self) -> None:
         """At the end of a deal, wait for every present player to be ready (or the pause).
@@ -575,23 +610,35 @@ class Rooms:
     """Every table the server holds, by id."""
 
     def __init__(self, storage: Storage, timing: Timing, *, seed: int | None = None,
-                 bot_threads: int = 2) -> None:
+                 bot_threads: int = 2, bot_workers: int = 0, max_rooms: int = MAX_ROOMS,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
         self.storage = storage
         self.writer = StorageWriter(storage)  # every call on the store, off the event loop
         self._outage = False  # new tables could not be stored, and none has been since
         self.timing = timing
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
-        self.executor = ThreadPoolExecutor(max_workers=bot_threads,
-                                           thread_name_prefix="sueca-bot")
+        # Bots think in bot_workers processes (sueca serve: min(cores, 4)), or with 0 in
+        # bot_threads threads of this process (tests).
+        self.bots: BotRunner = (BotPool(bot_workers, threads=bot_threads) if bot_workers > 0
+                                else ThreadBots(bot_threads))
         self.rooms: dict[str, Room] = {}
         self.watcher: RoomWatcher | None = None  # the lobby's index (lobby.LobbyIndex)
+        self.max_rooms = max_rooms
+        self.clock = clock  # idle times (monotonic)
+        self.wall = wall  # a table's age (its ``created`` is wall-clock time)
+        self._loading = asyncio.Lock()  # one table read back from the store at a time
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def restore(self) -> None:
         """Load the stored tables and set their bots going (after a restart): every table in
         play, and those whose match ended in the last day (for a rematch). A table that cannot
         be restored is reported in one line and skipped: every other table runs."""
         stored_tables = await self.writer.open_tables(time.time() - RESTORE_FINISHED)
+        self._start_sweeping()
         for stored in stored_tables:
+            if stored.settings.get("closed") is not None:
+                continue  # closed: nobody it invited came (its links say so)
             try:
                 table = Table.restore(stored, self.storage, self.rng, autosave=False)
             except Exception as error:
@@ -618,7 +665,7 @@ class Rooms:
         seats = parse_seats(seats_data, rules)
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
-                             open_seats=open_seats, created=time.time(), autosave=False)
+                             open_seats=open_seats, created=self.wall(), autosave=False)
         try:
             table.saved(await self.writer.save(table.pending))
         except StorageUnavailable as error:
@@ -634,18 +681,124 @@ class Rooms:
         return room
 
     def _add(self, table: Table, *, gathering: bool = False) -> Room:
-        room = Room(table, self.timing, self.executor, gathering=gathering, writer=self.writer)
+        room = Room(table, self.timing, self.bots, gathering=gathering, writer=self.writer)
+        room.clock = self.clock
+        room.used = self.clock()
         self.rooms[table.id] = room
+        self._start_sweeping()
+        if len(self.rooms) > self.max_rooms:
+            self._evict_least_used(keep=table.id)
         room.watcher = self.watcher
         if self.watcher is not None:
             self.watcher.changed(room)
         return room
 
     def get(self, table_id: str) -> Room | None:
+        """The table if it is in memory (see :meth:`find`)."""
         return self.rooms.get(table_id)
 
+    async def find(self, table_id: str) -> Room:
+        """The table a link names: in memory, or read back from the store (evicted, or not
+        restored at start: a finished match of long ago), at the move where it stopped.
+        Raises :class:`TableError` ``no_table``, or ``table_closed`` for a table none of whose
+        invited players came."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        if not table_id or len(table_id) > TABLE_ID_MAX:
+            raise TableError("no such table", "no_table")
+        async with self._loading:
+            room = self.rooms.get(table_id)  # read back meanwhile by another socket
+            if room is not None:
+                return room
+            try:
+                stored = await self.writer.load_table(table_id)
+            except StorageUnavailable:
+                raise TableError("the table cannot be read now; try again",
+                                 "storage_unavailable") from None
+            if stored is None:
+                raise TableError("no such table", "no_table")
+            if stored.settings.get("closed") is not None:
+                raise TableError("this table was closed: none of its invited players came",
+                                 "table_closed")
+            try:
+                table = Table.restore(stored, self.storage, self.rng, autosave=False)
+            except Exception as error:
+                log.warning("table %s cannot be restored: %s: %s", table_id,
+                            type(error).__name__, error)
+                raise TableError("this table cannot be restored", "no_table") from None
+            room = self._add(table)
+            try:
+                await room._save()
+            except TableError:
+                self.evict(table_id)
+                raise
+            room.kick()
+            return room
+
+    # ---- memory: tables leave it, and come back from the store -----------------------------
+
+    def evict(self, table_id: str) -> None:
+        """Take a table out of memory (its bots released, its timers stopped); the store keeps
+        it whole, so :meth:`find` brings it back at the same move."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        room.close()
+        if self.watcher is not None:
+            self.watcher.removed(table_id)
+
+    def _idle(self, room: Room) -> bool:
+        # No socket, and no change waiting for the store.
+        return not room.connections and not room.lock.locked()
+
+    def _evict_least_used(self, keep: str) -> None:
+        """Past :attr:`max_rooms`, the idle tables used longest ago leave memory (a table
+        someone has open never does: the cap then waits for one to be left)."""
+        idle = sorted((room for room in self.rooms.values()
+                       if room.table.id != keep and self._idle(room)), key=lambda r: r.used)
+        for room in idle[:len(self.rooms) - self.max_rooms]:
+            self.evict(room.table.id)
+
+    async def sweep(self) -> None:
+        """Evict the tables nobody has open for long (a match over, a table of people), and
+        close those none of whose invited players ever came (:class:`Timing`)."""
+        timing, now = self.timing, self.clock()
+        for room in list(self.rooms.values()):
+            if not self._idle(room):
+                continue
+            table, idle = room.table, now - room.used
+            if table.unvisited() and self.wall() - table.created >= timing.invite_close:
+                async with room.lock:
+                    room.table.close_unvisited(self.wall())
+                    try:
+                        await room._save()
+                    except TableError:
+                        continue  # the store fails: closed at a later sweep
+                log.info("table %s closed: none of its invited players came", table.id)
+                self.evict(table.id)
+            elif ((table.phase == "match_over" and idle >= timing.finished_evict)
+                  or (any(seat.kind == "human" for seat in table.seats)
+                      and idle >= timing.abandoned_evict)):
+                self.evict(table.id)
+
+    def _start_sweeping(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_every())
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await asyncio.sleep(self.timing.sweep)
+            try:
+                await self.sweep()
+            except Exception:  # a bug must not stop the sweeps, nor flood the log
+                log.exception("the sweep of idle tables failed")
+                await asyncio.sleep(60)
+
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.close()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         self.writer.close()

@@ -172,6 +172,7 @@ class Table:
         # The seat of whoever created the table (the first person's seat): its page may show
         # every free seat's invitation and put a bot in for a missing player (see rooms.py).
         self.host = host
+        self.closed: float | None = None  # when the table was closed (nobody invited came)
         self.referee = blank_referee(Match(rules))  # each match gets its own (start_match)
         self.match_id = 0
         self.match_number = 0
@@ -222,6 +223,7 @@ class Table:
         table = cls(stored.id, rules, seats, storage, rng,
                     open_seats=bool(settings.get("open", False)), created=stored.created,
                     host=settings.get("host"), autosave=autosave)
+        table.closed = settings.get("closed")
         table._stored = stored
         if stored.match is None:
             table.start_match()
@@ -257,7 +259,22 @@ class Table:
             "seats": [asdict(seat) for seat in self.seats],
             "open": self.open_seats,
             "host": self.host,
+            **({} if self.closed is None else {"closed": self.closed}),
         }
+
+    def unvisited(self) -> bool:
+        """Whether a table of people has never had one of them: no person's seat was ever
+        taken (every invitation unused)."""
+        people = [seat for seat in self.seats if seat.kind == "human"]
+        return bool(people) and not any(seat.claimed for seat in people)
+
+    def close_unvisited(self, when: float) -> None:
+        """Close a table none of whose invited players ever came (stored: it is not restored
+        again, and its links say it was closed)."""
+        self.closed = when
+        self._write("save_settings", self.id, self.settings())
+        self.version += 1
+        self._settle()
 
     # ---- the match -------------------------------------------------------------------------
 
