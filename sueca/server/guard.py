@@ -28,12 +28,14 @@ referrer, no MIME sniffing, and a browsing context of its own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Requests that change nothing: the Origin check leaves them alone.
@@ -157,7 +159,8 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 class GuardMiddleware:
     """ASGI middleware: :meth:`Guard.refusal` on every POST (PUT, PATCH, DELETE) and every
-    WebSocket upgrade, and :data:`SECURITY_HEADERS` on every HTTP answer."""
+    WebSocket upgrade, and :data:`SECURITY_HEADERS` on every HTTP answer. A client that
+    leaves before its body is read ends its request quietly (no traceback in the log)."""
 
     def __init__(self, app: ASGIApp, guard: Guard | None = None) -> None:
         self.app = app
@@ -185,7 +188,9 @@ class GuardMiddleware:
                 message = {**message, "headers": _with_security(message.get("headers", []))}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        # A client gone, or cut at the transport's deadline mid-body: nobody to answer.
+        with contextlib.suppress(ClientDisconnect):
+            await self.app(scope, receive, send_with_headers)
 
 
 def _with_security(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:

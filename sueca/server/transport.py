@@ -165,7 +165,7 @@ class GuardedH11Protocol(H11Protocol):
         self._deadline = None
         if self.transport.is_closing() or self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
             return
-        if self.conn.our_state is h11.IDLE:  # nothing of an answer written yet
+        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):  # no answer begun yet
             self.transport.write(_refusal(408, "the request did not arrive in time"))
         self.transport.close()
 

@@ -161,6 +161,24 @@ def test_a_request_trickled_on_a_kept_alive_connection_meets_the_deadline(db: st
             sock.close()
 
 
+def test_a_body_that_does_not_arrive_meets_the_deadline_without_a_traceback(db: str) -> None:
+    records: list[logging.LogRecord] = []
+    catch = logging.Handler()
+    catch.emit = records.append  # type: ignore[method-assign]
+    with EdgeServer(db, EdgeLimits(request_timeout=1.0)) as live:
+        logging.getLogger("uvicorn.error").addHandler(catch)  # uvicorn's own log, unpropagated
+        sock = socket.create_connection(("127.0.0.1", live.port))
+        try:
+            sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n"
+                         b"Content-Type: application/json\r\n\r\n{\"rules\"")
+            assert answer(sock).startswith(b"HTTP/1.1 408")
+        finally:
+            sock.close()
+        time.sleep(0.3)  # the handler that awaited the body has ended
+        logging.getLogger("uvicorn.error").removeHandler(catch)
+    assert not [r.getMessage() for r in records if r.exc_info]
+
+
 def test_an_idle_kept_alive_connection_is_closed(db: str) -> None:
     with EdgeServer(db, EdgeLimits(keep_alive=1)) as live:
         sock = socket.create_connection(("127.0.0.1", live.port))
