@@ -13,7 +13,7 @@ Rewards come at the deal's end: see :mod:`sueca.env.table`. docs/env.md has the 
 >>> environment.reset(seed=3)
 >>> observation, reward, termination, truncation, info = environment.last()
 >>> environment.agent_selection, int(observation["action_mask"].sum()) > 0
-('player_1', True)
+('player_2', True)
 """
 
 from __future__ import annotations
