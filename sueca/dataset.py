@@ -23,8 +23,10 @@ import hashlib
 import json
 import multiprocessing
 import random
+from collections import deque
 from collections.abc import Callable, Iterator
 from importlib import metadata
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -103,13 +105,13 @@ def make_dataset(rules: Rules, bot: str, games: int, seed: int, out: Path,
     except OSError as error:
         raise ValueError(f"cannot make the folder {out}: {error.strerror}") from None
     rules_text = json.dumps(rules.to_dict(), sort_keys=True)
-    tasks = [(rules_text, bot, game_seed(seed, i)) for i in range(games)]
+    tasks = ((rules_text, bot, game_seed(seed, i)) for i in range(games))  # made as sent
     digest = hashlib.sha256()
     path = out / RECORDS
     partial = path.with_name(path.name + ".partial")
     try:
         with partial.open("w", encoding="utf-8", newline="\n") as stream:
-            for done, line in enumerate(_lines(tasks, workers), 1):
+            for done, line in enumerate(_lines(tasks, min(workers, games)), 1):
                 digest.update((line + "\n").encode("utf-8"))
                 stream.write(line + "\n")
                 if on_progress is not None:
@@ -133,14 +135,22 @@ def make_dataset(rules: Rules, bot: str, games: int, seed: int, out: Path,
     return index
 
 
-def _lines(tasks: list[tuple[str, str, int]], workers: int) -> Iterator[str]:
-    if workers == 1 or len(tasks) == 1:
+def _lines(tasks: Iterator[tuple[str, str, int]], workers: int) -> Iterator[str]:
+    if workers == 1:
         yield from map(_line, tasks)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with context.Pool(workers) as pool:
-        yield from pool.imap(_line, tasks, chunksize=1)  # in order, whatever finishes first
+        # A bounded window of matches in flight, read back in order (a million tasks queued
+        # at once would hold them all in memory).
+        window: deque[AsyncResult[str]] = deque()
+        for task in tasks:
+            window.append(pool.apply_async(_line, (task,)))
+            if len(window) >= 4 * workers:
+                yield window.popleft().get()
+        while window:
+            yield window.popleft().get()
 
 
 def _version() -> str:
