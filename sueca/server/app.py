@@ -484,6 +484,11 @@ def create_app(
             review_holder["service"] = ReviewService(reviews_directory(rooms().storage))
         return review_holder["service"]
 
+    async def review_visible(request: Request, match: StoredMatch) -> bool:
+        # A deal of a match in play is the table's (its summary shows every hand to whoever
+        # watches); a finished match's follows the History: a private table's to its players.
+        return match.finished is None or await visible(match, _held_seats(request), {})
+
     def table_match(table_id: str) -> int | None:
         room = rooms().get(table_id)
         return room.table.match_id if room is not None and room.table.match_id >= 0 else None
@@ -501,7 +506,7 @@ def create_app(
         Route("/api/history/{match_id:number}", history_match),
         Route("/api/history/{match_id:number}/record.json", history_record),
         *review_routes(review_service, lambda m: rooms().writer.load_match(m),
-                       table_match, WEB_DIR),
+                       table_match, review_visible, WEB_DIR),
         WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),

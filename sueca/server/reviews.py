@@ -10,6 +10,10 @@ polled, the result kept beside the database (docs/review.md, docs/server.md).
 - **Progress.** The worker reports each card reviewed on a queue; a thread of the server
   reads it into the job, and ``GET /api/reviews/{m}/{d}/{s}`` says ``queued``, ``running``
   (cards done of the total) or ``done`` with the review.
+- **Who may see it.** A deal of a match in play is the table's: its summary shows every hand
+  to whoever watches. A finished match's follows the History's rule
+  (:func:`sueca.server.views.history_visible`): a private table's to its players only, who
+  send their seat tokens (``X-Sueca-Seats``); to anyone else it is no match (404).
 - **Only finished deals, ever.** A deal is reviewed only once it has been played to its last
   card (every hand is then shown to every seat in the deal's summary), or at a match that is
   over, whose record anyone may download. A deal in play, or one a proven revoke ended
@@ -34,7 +38,7 @@ import multiprocessing
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +51,7 @@ from starlette.routing import Route
 from sueca.record import GameRecord, dumps, loads
 from sueca.review import Fact, ReviewError, finished_deals
 from sueca.review.svg import graph_svg
+from sueca.server.writer import StorageUnavailable
 from sueca.terminal.i18n import LANGUAGES, Language, language
 
 log = logging.getLogger("sueca.server.reviews")
@@ -90,6 +95,10 @@ def _review_job(key: Key, text: str) -> dict[str, Any]:
 
 
 # ---- the jobs -----------------------------------------------------------------------------
+
+
+class Unreadable(Exception):
+    """The store could not be read (the request may be made again)."""
 
 
 class Busy(Exception):
@@ -365,13 +374,24 @@ def check_reviewable(record: GameRecord, deal: int, seat: int, match_over: bool)
 
 MatchLoader = Callable[[int], Any]  # async: a match id -> StoredMatch | None
 TableMatch = Callable[[str], int | None]  # a table id -> its match's id, if any
+# async: whether this request may see this stored match's deals (the History's rule).
+MaySee = Callable[[Request, Any], Awaitable[bool]]
 
 
 def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
-                  table_match: TableMatch, web_dir: Path) -> list[Route]:
+                  table_match: TableMatch, may_see: MaySee, web_dir: Path) -> list[Route]:
     """The review's routes: ``GET /review`` (the page), ``POST /api/reviews`` (start one:
     ``{"match": m | "table": t, "deal": d, "seat": s}``) and ``GET
-    /api/reviews/{m}/{d}/{s}?lang=`` (its progress, then the review)."""
+    /api/reviews/{m}/{d}/{s}?lang=`` (its progress, then the review). A match the request may
+    not see (``may_see``: a private table's finished match, to anyone but its players) is
+    answered as no match at all, 404, both when asked for and when polled."""
+
+    async def seen(request: Request, match_id: int) -> Any:
+        try:
+            stored = await load_match(match_id)
+        except StorageUnavailable:
+            raise Unreadable from None
+        return stored if stored is not None and await may_see(request, stored) else None
 
     async def page(request: Request) -> Response:
         return FileResponse(web_dir / "review.html", media_type="text/html",
@@ -402,7 +422,10 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
                 match_id = found
         except ReviewError as error:
             return _error(400, "malformed", str(error))
-        stored = await load_match(match_id)
+        try:
+            stored = await seen(request, match_id)
+        except Unreadable:
+            return _error(503, "storage_unavailable", "the store cannot be read now; try again")
         if stored is None:
             return _error(404, "no_match", "no such match")
         record = stored.record
@@ -422,6 +445,11 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
         key = (request.path_params["match_id"], request.path_params["deal"],
                request.path_params["seat"])
         job = service().lookup(key)
+        try:
+            if job is not None and await seen(request, key[0]) is None:
+                job = None  # a private match's: as if there were none
+        except Unreadable:
+            return _error(503, "storage_unavailable", "the store cannot be read now; try again")
         if job is None:
             return _error(404, "no_review", "no such review: ask for it first (POST "
                                             "/api/reviews)")

@@ -656,7 +656,8 @@ class Rooms:
                 continue
             room.kick()
 
-    async def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False) -> Room:
+    async def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False,
+                     practice: bool = False) -> Room:
         """A new table, stored before anyone hears of it (``storage_unavailable``: it was
         not, and there is none)."""
         from sueca.server.tables import parse_rules, parse_seats
@@ -665,7 +666,8 @@ class Rooms:
         seats = parse_seats(seats_data, rules)
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
-                             open_seats=open_seats, created=self.wall(), autosave=False)
+                             open_seats=open_seats, created=self.wall(), autosave=False,
+                             practice=practice)
         try:
             table.saved(await self.writer.save(table.pending))
         except StorageUnavailable as error:

@@ -112,6 +112,7 @@ class StoredMatch:
     finished: float | None
     score: list[int] | None
     winner: int | None
+    practice: bool = False  # its table's practice setting (hints on request; never rated)
 
     @property
     def played_deals(self) -> int:
@@ -569,7 +570,15 @@ class SQLiteStorage:
             finished=finished,
             score=json.loads(score) if score is not None else None,
             winner=winner,
+            practice=self._practice(table_id),
         )
+
+    def _practice(self, table_id: str) -> bool:
+        row = self._db.execute("SELECT settings FROM tables WHERE id = ?", (table_id,)).fetchone()
+        try:
+            return row is not None and json.loads(row[0]).get("practice") is True
+        except (ValueError, AttributeError):
+            return False
 
     def close(self) -> None:
         self._stop.set()

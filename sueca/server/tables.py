@@ -161,6 +161,7 @@ class Table:
         created: float = 0.0,
         host: int | None = None,
         autosave: bool = True,
+        practice: bool = False,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -168,6 +169,7 @@ class Table:
         self.storage = storage
         self.rng = rng
         self.open_seats = open_seats  # strangers may take an unclaimed human seat
+        self.practice = practice  # a learner may ask for hints (practice.py); never rated
         self.created = created
         # The seat of whoever created the table (the first person's seat): its page may show
         # every free seat's invitation and put a bot in for a missing player (see rooms.py).
@@ -202,12 +204,13 @@ class Table:
         open_seats: bool = False,
         created: float = 0.0,
         autosave: bool = True,
+        practice: bool = False,
     ) -> Table:
         """A new table, its first match started and dealt (its writes: one batch). Its host
         is the first person's seat (the lobby's "my seat"), or nobody at a table of bots."""
         host = next((i for i, seat in enumerate(seats) if seat.kind == "human"), None)
         table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created,
-                    host=host, autosave=autosave)
+                    host=host, autosave=autosave, practice=practice)
         table._write("create_table", table_id, table.settings())
         table.start_match()
         return table
@@ -222,7 +225,8 @@ class Table:
         seats = [SeatConfig(**seat) for seat in settings["seats"]]
         table = cls(stored.id, rules, seats, storage, rng,
                     open_seats=bool(settings.get("open", False)), created=stored.created,
-                    host=settings.get("host"), autosave=autosave)
+                    host=settings.get("host"), autosave=autosave,
+                    practice=settings.get("practice") is True)
         table.closed = settings.get("closed")
         table._stored = stored
         if stored.match is None:
@@ -259,6 +263,7 @@ class Table:
             "seats": [asdict(seat) for seat in self.seats],
             "open": self.open_seats,
             "host": self.host,
+            **({"practice": True} if self.practice else {}),
             **({} if self.closed is None else {"closed": self.closed}),
         }
 

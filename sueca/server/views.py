@@ -205,6 +205,7 @@ def table_part(table: Table, presence: list[str], ready: set[int], *,
         "review_tricks": rules.review_tricks,
         "no_looking_back": rules.no_looking_back,  # the trick just taken is never shown
         "open_hands": rules.open_hands,  # false, true or "dealer_dummy": see ``known``
+        "practice": table.practice,  # hints on request (practice.py)
         # renuncia: a revoke may be played and denounced; what a proven one and a wrong
         # denunciation score the other side.
         "renuncia": renuncia_penalties(rules) if rules.renuncia else None,

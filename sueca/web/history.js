@@ -72,7 +72,8 @@ function renderList() {
     const players = seatly ? m.seats.map(escapeHtml).join(", ")
       : `${teamNames(m.seats, 0)} <span class="muted">vs</span> ${teamNames(m.seats, 1)}`;
     const score = seatly ? m.score.join(" · ") : `${m.score[0]} – ${m.score[1]}`;
-    return `<tr data-variant="${escapeHtml(m.rules.variant)}"><td>${date}</td><td>${players}</td>
+    const practice = m.practice ? ` <span class="badge practice">${t("practice_tag")}</span>` : "";
+    return `<tr data-variant="${escapeHtml(m.rules.variant)}"><td>${date}${practice}</td><td>${players}</td>
       <td>${t(`rules_${m.rules.variant}`)}</td><td>${score}</td><td>${winner}</td>
       <td><a class="btn small" href="/history/${m.id}">${t("replay")}</a>
       <button class="btn small download" type="button" data-id="${m.id}">${t("download")}</button></td></tr>`;

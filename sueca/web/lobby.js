@@ -125,7 +125,8 @@ async function createTable(event) {
   });
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ rules, seats, open: $("open").checked }),
+    body: JSON.stringify({ rules, seats, open: $("open").checked,
+      practice: Boolean($("practice") && $("practice").checked) }),
   });
   const data = await response.json();
   if (!response.ok) { $("create-error").textContent = data.message; return; }

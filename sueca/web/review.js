@@ -58,12 +58,24 @@ function seatName(seat) {
   return names && names[seat] ? names[seat] : t("seat_n", { n: seat + 1 });
 }
 
+// A private table's finished matches are its players' only: the page sends the seat tokens
+// this browser keeps, in a header (as the History page does), never in the address.
+function heldSeats() {
+  const pairs = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("sueca.token.")) pairs.push(`${key.slice(12)}:${localStorage.getItem(key)}`);
+  }
+  return { "X-Sueca-Seats": pairs.slice(0, 64).join(" ") };
+}
+
 async function start() {
   clearTimeout(timer);
   const body = { deal: asked.deal, seat: asked.seat };
   if (asked.match !== null) body.match = asked.match; else body.table = asked.table;
   const response = await fetch(`/api/reviews?lang=${encodeURIComponent(LANG)}`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    method: "POST", headers: { "Content-Type": "application/json", ...heldSeats() },
+    body: JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok) { renderError(answer.message || answer.error); return; }
   job = answer;
@@ -73,7 +85,8 @@ async function start() {
 
 async function poll() {
   const response = await fetch(
-    `/api/reviews/${job.match}/${job.deal}/${job.seat}?lang=${encodeURIComponent(LANG)}`);
+    `/api/reviews/${job.match}/${job.deal}/${job.seat}?lang=${encodeURIComponent(LANG)}`,
+    { headers: heldSeats() });
   if (response.status === 404) { start(); return; }
   job = await response.json();
   follow();

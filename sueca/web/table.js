@@ -183,6 +183,7 @@ function render() {
   renderRenuncia();
   renderHand();
   renderStatus();
+  renderHint();
   renderSound();
   renderScore();
   renderFacts();
@@ -430,6 +431,46 @@ function renderHand() {
 function myCardTurn() {
   return view.phase === "playing" && seated() && view.actor === view.you
     && (view.stage === undefined || view.stage === "play");
+}
+
+// ---- a practice table: the strongest bot's card and why, on request (practice.py) ----
+
+let hintKey = null; // the position the hint shown is for
+
+function renderHint() {
+  let line = $("hint-line");
+  const wanted = Boolean(view.practice) && myCardTurn();
+  if (!line) {
+    if (!wanted) return;
+    line = document.createElement("div");
+    line.id = "hint-line";
+    line.className = "status-line hint-line";
+    line.innerHTML = `<button class="btn small" id="hint-button" type="button"></button>
+      <span id="hint-text" role="status" aria-live="polite"></span>`;
+    $("status").after(line);
+    $("hint-button").addEventListener("click", askHint);
+  }
+  line.hidden = !wanted;
+  $("hint-button").textContent = t("hint_ask");
+  if (hintKey !== `${view.deal}:${(view.hand || []).length}`) $("hint-text").textContent = "";
+}
+
+async function askHint() {
+  const button = $("hint-button");
+  button.disabled = true;
+  const key = `${view.deal}:${(view.hand || []).length}`;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(TABLE_ID)}/hint?lang=${encodeURIComponent(LANG)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: localStorage.getItem(TOKEN_KEY) || "" }) });
+    const answer = await response.json();
+    hintKey = key;
+    $("hint-text").textContent = response.ok
+      ? t("hint_text", { card: answer.card[0] + ({ S: "♠", H: "♥", D: "♦", C: "♣" })[answer.card[1]], reason: answer.reason })
+      : answer.message;
+  } finally {
+    button.disabled = false;
+  }
 }
 
 // ---- the auction (five-player Italiana): bids, the called card, the contract ----
