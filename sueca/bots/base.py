@@ -25,6 +25,7 @@ from sueca.auction import PASS, bid_error, call_error
 from sueca.cards import CARDS_PER_SUIT, SUITS, Card, CardMask, card_rank, card_suit, make_card
 from sueca.infostate import InformationState
 from sueca.rules import Rules
+from sueca.scoring import score_hand
 
 log = logging.getLogger("sueca.bots")
 
@@ -144,6 +145,11 @@ class Bot(ABC):
         # ``time_ms``, a table's budget): a hard ceiling for the searching bots; None, their
         # own budget.
         self.time_budget: float | None = None
+        # The match score per team and the games a tie carried over, before the deal in play,
+        # as this seat follows them (:meth:`follow_deal`) or a front-end tells them
+        # (:meth:`set_match_score`): what a bot playing for the match plays for.
+        self.match_score: tuple[int, ...] = ()  # (): unknown, the start of a match
+        self.match_carry = 0
 
     def set_time_budget(self, seconds: float | None) -> None:
         """The time each move may take from now on, told by the front-end (``None``: the
@@ -152,8 +158,40 @@ class Bot(ABC):
             raise ValueError(f"a move's time budget must be above 0 seconds, not {seconds!r}")
         self.time_budget = seconds
 
+    def set_match_score(self, score: Sequence[int], carry: int = 0) -> None:
+        """The match score per team before the deal in play, and the games a tie carried
+        over: told by a front-end that takes a match up in the middle (a restored table)."""
+        if any(type(s) is not int for s in score) or type(carry) is not int or carry < 0:
+            raise ValueError(f"a match score is whole numbers, not {score!r} (carry {carry!r})")
+        self.match_score = tuple(score)
+        self.match_carry = carry
+
+    def follow_deal(self, info: InformationState) -> None:
+        """Move the match score this bot follows on by the deal ``info`` ended (its seat's
+        last information state, every trick counted): what :meth:`deal_over` of a bot that
+        plays for the match calls. A deal decided by a denunciation is scored as its cards
+        fell (the rare case; the next deal's score is told again where a front-end knows)."""
+        rules = info.rules
+        if rules.scores_per_seat or not info.teams or None in info.teams:
+            return
+        teams = [t for t in info.teams if t is not None]
+        sides = max(teams) + 1
+        points = [0] * sides
+        for seat, taken in enumerate(info.seat_points):
+            points[teams[seat]] += taken
+        tricks = [0] * sides
+        for winner in info.trick_winners:
+            tricks[teams[winner]] += 1
+        score = self.match_score or (0,) * sides
+        result = score_hand(rules, points, tricks, score, self.match_carry)
+        self.match_score = tuple(s + d for s, d in zip(score, result.game_points, strict=True))
+        self.match_carry = result.carry
+
     def new_match(self, rules: Rules, seat: int) -> None:
-        """A match starts: the rules and the seat this bot plays."""
+        """A match starts: the rules and the seat this bot plays (the score it follows starts
+        at nothing)."""
+        self.match_score = ()
+        self.match_carry = 0
 
     @abstractmethod
     def choose(self, info: InformationState) -> Card:

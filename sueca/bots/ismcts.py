@@ -33,6 +33,7 @@ from collections.abc import Mapping
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.bidding import choose_bid, choose_call
+from sueca.bots.equity import DealStakes, deal_stakes, plays_for_match
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.state import State
@@ -82,11 +83,20 @@ class IsmctsBot(Bot):
         self.time_limit = time_limit
         self.exploration = exploration
         self.last_iterations = 0
+        # "points": rewarded with the side's share of the card points; "match": with its
+        # chance of winning the match once the deal ends (goal=match, sueca.bots.equity).
+        self.goal = "points"
+        self._stakes: DealStakes | None = None  # the move's stakes, playing for the match
 
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a bot spec such as ``ismcts:iterations=200:c=0.5`` or
         ``ismcts:time=0.5``; an unknown option or a bad value raises ``ValueError`` and
         changes nothing."""
+        options = dict(options)
+        goal = options.pop("goal", None)
+        if goal is not None and goal not in ("points", "match"):
+            raise ValueError(f"ismcts option goal={goal!r} is not a valid value "
+                             "(points or match)")
         values = parse_options(self.name, options, OPTIONS)
         if "iterations" in values:
             self.iterations = int(values["iterations"])
@@ -94,9 +104,14 @@ class IsmctsBot(Bot):
             self.time_limit = values["time"]
         if "c" in values:
             self.exploration = values["c"]
+        if goal is not None:
+            self.goal = goal
 
     def choose(self, info: InformationState) -> Card:
         return self.search(info)[0]
+
+    def deal_over(self, info: InformationState, hands: tuple[int, ...]) -> None:
+        self.follow_deal(info)  # the score it plays for next deal
 
     def bid(self, info: InformationState) -> int:
         """The heuristic's calibrated bid (:mod:`sueca.bots.bidding`): the search plays the
@@ -111,6 +126,11 @@ class IsmctsBot(Bot):
         child = root.children.get(card % DECK_SIZE)
         if child is None or not child.visits:
             return card, "the only legal card"
+        if self._stakes is not None:
+            return card, (
+                f"ismcts: {card_name(card)} chosen in {child.visits} of {root.visits} "
+                f"simulations, winning the match about {100 * child.reward / child.visits:.0f}%"
+                " of the time")
         share = child.reward / child.visits * info.rules.total_points
         return card, (
             f"ismcts: {card_name(card)} chosen in {child.visits} of {root.visits} "
@@ -124,6 +144,13 @@ class IsmctsBot(Bot):
         if len(one_per_face(legal)) == 1:  # one card, or two copies of it: nothing to search
             return legal[0], root
         rng = self.rng
+        self._stakes = None
+        if self.goal == "match" and plays_for_match(info.rules):
+            teams = info.teams
+            next_dealer = teams[(info.dealer + 1) % info.rules.players]
+            assert next_dealer is not None
+            self._stakes = deal_stakes(info.rules, self.match_score or (0, 0),
+                                       self.match_carry, next_dealer)
         # The spec's time and the front-end's budget (a hard ceiling, less a margin for the
         # answer's way back), whichever is smaller.
         budgets = [b for b in (self.time_limit, self.time_budget) if b is not None]
@@ -185,8 +212,17 @@ class IsmctsBot(Bot):
             legal = state.legal_moves()
             state.push(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
         points = state.team_points()
-        total = sum(points)  # the points in play (two decks deal 240; set-aside cards none)
         teams = state.teams  # this world's sides
+        stakes = self._stakes
+        if stakes is not None:
+            tricks = state.team_tricks()
+            hand = state.rules.hand_size
+            sweeper = 0 if tricks[0] == hand else 1 if tricks[1] == hand else None
+            won0 = stakes.team0(points[0], sweeper)
+            shares: tuple[float, ...] = (won0, 1.0 - won0)
+        else:
+            total = sum(points)  # the points in play (two decks deal 240; set-aside none)
+            shares = tuple(p / total for p in points)
         for visited in path:
             visited.visits += 1
-            visited.reward += points[teams[visited.seat]] / total
+            visited.reward += shares[teams[visited.seat]]

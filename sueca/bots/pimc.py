@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
+from sueca.bots.equity import match_worth, plays_for_match
 from sueca.bots.heuristic import HeuristicBot
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
@@ -84,6 +85,7 @@ OPTIONS = (
     BotOption(("time",), float, 0, above=True),
     BotOption(("min_worlds",), int, 1),
 )
+GOALS = ("points", "match")
 
 
 class PimcBot(Bot):
@@ -112,6 +114,7 @@ class PimcBot(Bot):
         self._core_rules: Rules | None = None
         self.rollouts = False  # the last move was searched by rollouts, not by the solver
         self._worlds_set = False  # a spec set ``worlds``: a cap under a time budget too
+        self.goal = "points"  # or "match": the chance of winning the match (goal=match)
 
     def __getstate__(self) -> dict[str, object]:
         # The search table (16 MB, a C object) is not copied: a copy (the server's bot
@@ -126,7 +129,13 @@ class PimcBot(Bot):
         ``pimc:nodes=0``; an unknown option or a bad value raises ``ValueError`` and changes
         nothing. A time budget replaces the default node budget; with ``nodes`` given too,
         whichever runs out first ends the move."""
+        options = dict(options)
+        goal = options.pop("goal", None)
+        if goal is not None and goal not in GOALS:
+            raise ValueError(f"pimc option goal={goal!r} is not a valid value (points or match)")
         values = parse_options(self.name, options, OPTIONS)
+        if goal is not None:
+            self.goal = goal
         if "time" in values:
             self.time_limit = values["time"]
             self.nodes = None  # the clock is the budget now
@@ -140,6 +149,9 @@ class PimcBot(Bot):
 
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
+
+    def deal_over(self, info: InformationState, hands: tuple[int, ...]) -> None:
+        self.follow_deal(info)  # the score it plays for next deal
 
     def close(self) -> None:
         """Let the search core go (its table is 16 MB): a server frees it when the match ends
@@ -169,6 +181,10 @@ class PimcBot(Bot):
         card = max(legal, key=lambda c: (means[c], -points[c], -c))
         how = ("played out by the heuristic from each card" if self.rollouts
                else "solved double-dummy")
+        if self.goal == "match" and plays_for_match(info.rules) and not self.rollouts:
+            return card, (
+                f"pimc: {card_name(card)} wins the match {100 * means[card]:.1f}% of the "
+                f"time over {self.last_worlds} sampled deals {how}")
         return card, (
             f"pimc: {card_name(card)} averages {means[card]:.1f} points for our side "
             f"over {self.last_worlds} sampled deals {how}"
@@ -240,8 +256,14 @@ class PimcBot(Bot):
         return self.last_means
 
     def _worth(self, info: InformationState) -> Callable[[int], float]:
-        """What the side's points from the remaining tricks are worth to it: the points."""
-        return float
+        """What the side's points from the remaining tricks are worth to it: the points, or
+        playing for the match (``goal=match``), its chance of winning the match once the deal
+        ends with them (:func:`sueca.bots.equity.deal_worth`). The worth of every possible
+        total is looked up, not computed, in the worlds loop."""
+        if self.goal != "match" or not plays_for_match(info.rules):
+            return float
+        worth = match_worth(self, info)
+        return lambda remaining: worth[remaining]
 
     def _ceiling(self) -> float | None:
         """The seconds this move's search may take: the spec's ``time`` or the budget the
