@@ -1,8 +1,10 @@
 """Sueca as an OpenSpiel game, registered with ``pyspiel`` as ``"sueca"``.
 
 ``pyspiel.load_game("sueca")`` is the standard game; ``pyspiel.load_game("sueca", {"rules":
-"italiana5"})`` any preset, or a RECORD.md rules object as JSON text (``'{"variant":
-"standard", "must_trump": true}'``). Importing this module registers the game.
+"italiana5"})`` any preset, a RECORD.md rules object as JSON text (``'{"variant":
+"standard", "must_trump": true}'``), or compact text (``"standard;must_trump:true"``, which
+the game keeps as its parameter: game strings cannot carry ``,`` or ``=``). Importing this
+module registers the game.
 
 Chance deals the cards: first the dealer (uniform over the seats), then the deck's positions in
 the rules' dealing order, the turned card's position first (public; with ``redeal_point_trump``
@@ -32,7 +34,7 @@ from sueca.cards import DECK_SIZE, card_name
 from sueca.deal import deal_from_deck, deal_order
 from sueca.env.actions import ActionCodec
 from sueca.env.observation import ObservationEncoder
-from sueca.env.rules_arg import rules_of
+from sueca.env.rules_arg import compact, rules_of
 from sueca.env.table import AgentDeal, deciders, max_return
 from sueca.infostate import InformationState, common_information
 from sueca.rules import Rules
@@ -82,6 +84,23 @@ class _Progress:
         self.deck: dict[int, int] = {}  # position -> card (a face, with two decks)
         self.deal: AgentDeal | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What OpenSpiel's serialization pickles: the rules, the chance outcomes and the
+        moves, from which :meth:`__setstate__` plays the deal again."""
+        return {"rules": self.rules.to_dict(), "dealer": self.dealer, "order": self.order,
+                "deck": self.deck, "moves": self.deal.moves if self.deal else None}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.rules = Rules.from_dict(data["rules"])
+        self.codec = ActionCodec(self.rules)
+        self.dealer, self.order, self.deck = data["dealer"], data["order"], data["deck"]
+        self.deal = None
+        if data["moves"] is not None:
+            self._deal_cards()
+            assert self.deal is not None
+            for index in data["moves"]:
+                self.deal.apply(index)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         twin = _Progress(self.rules, self.codec)
         twin.dealer, twin.order, twin.deck = self.dealer, self.order, dict(self.deck)
@@ -109,14 +128,20 @@ class _Progress:
             return
         self.deck[self.order[len(self.deck)]] = outcome
         if len(self.deck) == len(self.order):
-            seen: set[int] = set()
-            cards = []
-            for position in range(len(self.order)):
-                face = self.deck[position]
-                cards.append(face + DECK_SIZE if face in seen else face)
-                seen.add(face)
-            self.deal = AgentDeal(self.rules, deal_from_deck(self.rules, self.dealer, cards),
-                                  self.codec)
+            self._deal_cards()
+
+    def _deal_cards(self) -> None:
+        """The deal, once chance has filled every position (a face's second copy is the
+        second deck's id; the deal numbers the copies as every deal does)."""
+        assert self.dealer is not None
+        seen: set[int] = set()
+        cards = []
+        for position in range(len(self.order)):
+            face = self.deck[position]
+            cards.append(face + DECK_SIZE if face in seen else face)
+            seen.add(face)
+        self.deal = AgentDeal(self.rules, deal_from_deck(self.rules, self.dealer, cards),
+                              self.codec)
 
 
 class SuecaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
@@ -125,6 +150,8 @@ class SuecaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.rules = rules = rules_of(str(params.get("rules", "standard")))
+        # The compact text: OpenSpiel's game strings (serialization) cannot carry "," or "=".
+        params["rules"] = compact(rules)
         self.codec = ActionCodec(rules)
         self.encoder = ObservationEncoder(rules)
         self.seats = deciders(rules)

@@ -9,7 +9,8 @@ import random
 
 import numpy as np
 import pytest
-from core_support import TABLE_RULES
+from core_support import TABLE_RULES, any_rules
+from hypothesis import given
 
 pyspiel = pytest.importorskip("pyspiel", reason="the env extra (open_spiel) is not installed")
 from open_spiel.python import rl_environment  # noqa: E402
@@ -17,7 +18,8 @@ from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
 
 import sueca.env.openspiel  # noqa: E402, F401  (registers the game)
 from sueca.env.observation import ObservationEncoder  # noqa: E402
-from sueca.rules import STANDARD, preset  # noqa: E402
+from sueca.env.rules_arg import compact, rules_of  # noqa: E402
+from sueca.rules import STANDARD, Rules, preset  # noqa: E402
 
 TABLES = {
     "standard": "standard",
@@ -34,7 +36,7 @@ TABLES = {
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_openspiel_random_simulation_checks(name: str) -> None:
     game = pyspiel.load_game("sueca", {"rules": TABLES[name]})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def play_to_end(state: pyspiel.State, rng: random.Random) -> pyspiel.State:
@@ -116,11 +118,35 @@ def test_openspiel_algorithms_and_rl_environment_run_unchanged() -> None:
     assert moves == 40 and sum(step.rewards) == pytest.approx(0.0)
 
 
+@given(any_rules)
+def test_the_game_keeps_its_rules_as_text_its_game_string_carries(rules: Rules) -> None:
+    text = compact(rules)
+    assert "," not in text and "=" not in text and rules_of(text) == rules
+    game = pyspiel.load_game("sueca", {"rules": json.dumps(rules.to_dict())})
+    assert game.get_parameters() == {"rules": text}
+    assert pyspiel.load_game(str(game)).rules == rules
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_RULES))
+def test_every_table_s_rules_survive_the_game_string(name: str) -> None:
+    rules = TABLE_RULES[name]
+    game = pyspiel.load_game("sueca", {"rules": json.dumps(rules.to_dict())})
+    state = play_to_end(game.new_initial_state(), random.Random(1))
+    again_game, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert again_game.rules == rules and again.returns() == state.returns()
+    assert again.information_state_string(0) == state.information_state_string(0)
+
+
 def test_bad_rules_are_refused_by_name() -> None:
     with pytest.raises(Exception, match="unknown rules option 'trumps'"):
         pyspiel.load_game("sueca", {"rules": '{"variant": "standard", "trumps": 1}'})
     with pytest.raises(Exception, match="not a JSON object"):
         pyspiel.load_game("sueca", {"rules": "{not json"})
+    with pytest.raises(Exception, match="'must_trump' has no JSON value"):
+        pyspiel.load_game("sueca", {"rules": "standard;must_trump:yes please"})
+    with pytest.raises(Exception, match="at most 2,000"):
+        pyspiel.load_game("sueca", {"rules": "standard;" + "x" * 3000})
 
 
 def test_the_public_observer_shows_no_private_card() -> None:
