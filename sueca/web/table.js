@@ -444,10 +444,10 @@ function renderHint() {
     if (!wanted) return;
     line = document.createElement("div");
     line.id = "hint-line";
-    line.className = "status-line hint-line";
+    line.className = "panel auction hint-panel"; // with the hand, as the other panels there
     line.innerHTML = `<button class="btn small" id="hint-button" type="button"></button>
       <span id="hint-text" role="status" aria-live="polite"></span>`;
-    $("status").after(line);
+    $("hand").before(line);
     $("hint-button").addEventListener("click", askHint);
   }
   line.hidden = !wanted;

@@ -134,3 +134,49 @@ def test_a_private_tables_reviews_are_its_players_only(tmp_path: Path) -> None:
                                                 headers=held).json())["status"] == "done"
                         and j, 120)
         assert len(done["review"]["cards"]) == 10
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Any:
+    from playwright.sync_api import sync_playwright
+    from web_support import CHROMIUM, LAUNCH_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            args=LAUNCH_ARGS, viewport={"width": 1280, "height": 900}, locale="en-GB",
+            bypass_csp=True)  # the tests' evaluated expressions; the pages' own scripts obey it
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.mark.slow
+def test_the_lobby_makes_a_practice_table_and_the_hint_button_answers(
+        browser: Any, tmp_path: Path) -> None:
+    from web_support import ARTIFACTS
+
+    with LiveServer(str(tmp_path / "sueca.db")) as server:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.http + "/")
+        page.fill("#name", "Ana")
+        page.check("#practice")
+        page.click("#create-button")
+        page.click("#my-seat")
+        page.wait_for_selector("#hint-button", state="visible", timeout=60_000)
+        assert page.inner_text("#hint-button") == "Hint"
+        page.click("#hint-button")
+        page.wait_for_function("document.querySelector('#hint-text').textContent.length > 0",
+                               timeout=60_000)
+        text = page.inner_text("#hint-text")
+        assert text.startswith("Hint: ") and " — " in text, text
+        (room,) = server.app.state.rooms.rooms.values()
+        assert room.table.practice
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "web-practice-hint.png"))
+        assert not errors, errors
