@@ -141,13 +141,16 @@ def watch(
     rules: RulesOption = "standard",
     set_: SetOption = None,
     save: Annotated[Path | None, typer.Option(help="Save the match record here.")] = None,
+    lang: Annotated[str, typer.Option(help="Language: en (the default), pt or pt-BR.")] = "en",
 ) -> None:
-    """Watch a whole bot match, printed trick by trick."""
+    """Watch a whole bot match, printed trick by trick (seats numbered 1 to N)."""
     from sueca.terminal.commands import CommandError
     from sueca.terminal.commands import watch as watch_match
 
+    if not _known_lang(lang):
+        raise fail(f"unknown language {lang!r} (known: pt, pt-BR, en)")
     try:
-        watch_match(build_rules(rules, set_), bots, seed, save, console)
+        watch_match(build_rules(rules, set_), bots, seed, save, console, lang)
     except CommandError as error:
         raise fail(str(error)) from None
 
@@ -297,6 +300,9 @@ def arena(
     address: Annotated[str | None, typer.Option(help="The Ray cluster's address (HOST:PORT, "
                                                      "auto, ray://HOST:10001; default: a Ray "
                                                      "instance started here).")] = None,
+    matches: Annotated[int | None, typer.Option(help="Play N duplicate pairs of whole "
+                                                     "matches instead of deals: the match "
+                                                     "win rate beside the margins.")] = None,
 ) -> None:
     """Duplicate round robin between bots, on every core or a Ray cluster: margins with 95%
     intervals, deals and pairs won, Elo for three or more bots (docs/arena.md)."""
@@ -319,6 +325,8 @@ def arena(
         test = (elo0, elo1)
     if workers is not None and workers < 1:
         raise fail("--workers must be at least 1")
+    if matches is not None and matches < 1:
+        raise fail("--matches must be at least 1")
     show = err_console.is_terminal if progress is None else progress
     bar = Progress("[progress.description]{task.description}", BarColumn(),
                    MofNCompleteColumn(), TimeRemainingColumn(), console=err_console,
@@ -331,7 +339,8 @@ def arena(
     try:
         with bar:
             result = run_arena(table_rules, names, deals, seed, workers, test, records,
-                               on_progress, backend=backend, address=address)
+                               on_progress, backend=backend, address=address,
+                               matches=matches if matches is not None else 0)
     except ValueError as error:
         raise fail(str(error)) from None
     if as_json:

@@ -26,12 +26,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from sueca.arena.play import BoardResult, play_board
+from sueca.arena.play import BoardResult, play_board, play_match_board
 from sueca.rules import Rules
 
 BACKENDS = ("local", "ray")
 
-Task = tuple[str, str, str, int, int, str | None]  # rules, bot A, bot B, board, seed, records
+# rules, bot A, bot B, board, seed, records, and whether a board is a pair of whole matches
+Task = tuple[str, str, str, int, int, str | None, bool]
 
 
 @lru_cache(maxsize=8)
@@ -42,9 +43,10 @@ def _rules(text: str) -> Rules:
 
 def play_task(task: Task) -> BoardResult:
     """A worker's job: one board of one pair (a top-level function, so a pool can send it)."""
-    rules_text, bot_a, bot_b, index, seed, records = task
-    return play_board(_rules(rules_text), bot_a, bot_b, index, seed,
-                      Path(records) if records else None)
+    rules_text, bot_a, bot_b, index, seed, records, matches = task
+    play = play_match_board if matches else play_board
+    return play(_rules(rules_text), bot_a, bot_b, index, seed,
+                Path(records) if records else None)
 
 
 class BoardPool(Protocol):

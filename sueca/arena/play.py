@@ -139,6 +139,18 @@ class DuplicateSummary:
     baseline_points: list[float] = field(default_factory=list)  # B's, same seats (rotation)
     game_a: list[float] = field(default_factory=list)  # A's mean game points a deal (rotation)
     game_b: list[float] = field(default_factory=list)  # B's, in the same seats
+    # Whole matches (``--matches``): A's share of each pair of matches, and the deals played.
+    match_scores: list[float] = field(default_factory=list)
+    match_deals: list[int] = field(default_factory=list)
+
+    @property
+    def whole_matches(self) -> bool:
+        return bool(self.match_scores)
+
+    @property
+    def match_win_rate(self) -> float:
+        """A's share of the matches won (each pair of duplicate matches one sample)."""
+        return statistics.fmean(self.match_scores) if self.match_scores else 0.0
 
     @property
     def pairs(self) -> int:
@@ -171,7 +183,8 @@ class DuplicateSummary:
 
     @property
     def game_margins(self) -> list[float]:
-        """A's game points minus B's in the same seats, per board (rotation only)."""
+        """A's game points minus B's in the same seats, per board (rotation; with whole
+        matches, per deal of each pair of matches)."""
         return [a - b for a, b in zip(self.game_a, self.game_b, strict=True)]
 
     def add(self, board: BoardResult) -> None:
@@ -182,6 +195,17 @@ class DuplicateSummary:
             self.baseline_points.append(statistics.fmean(board.baseline))
             self.game_a.append(statistics.fmean(board.a_game))
             self.game_b.append(statistics.fmean(board.b_game))
+        if board.match_wins:
+            share = statistics.fmean(board.match_wins)
+            self.match_scores.append(share)
+            self.match_deals.extend(board.match_deals)
+            self.game_a.append(statistics.fmean(board.a_game))
+            self.game_b.append(statistics.fmean(board.b_game))
+            for won in board.match_wins:
+                self.deals_won[0 if won else 1] += 1  # here: the matches, one by one
+            self.matches_won[_outcome(share - 0.5)] += 1  # the pair: won, lost or split
+            self.errors.extend(board.errors)
+            return
         for margin in board.margins:
             self.deals_won[_outcome(margin)] += 1
         self.matches_won[_outcome(board.margin)] += 1
@@ -205,6 +229,27 @@ class DuplicateSummary:
                             "tied": self.matches_won[2]},
             "errors": len(self.errors),
         }
+        if self.whole_matches:
+            w_lo, w_hi = mean_ci95(self.match_scores)
+            g_lo, g_hi = mean_ci95(self.game_margins)
+            out["duplicate"] = "whole matches"
+            del out["deals_won"], out["matches_won"]
+            out["deals"] = sum(self.match_deals)
+            out["matches"] = {
+                "played": 2 * self.pairs,
+                "won": {"a": self.deals_won[0], "b": self.deals_won[1]},
+                "pairs_won": {"a": self.matches_won[0], "b": self.matches_won[1],
+                              "split": self.matches_won[2]},
+                "win_rate": round(self.match_win_rate, 4),
+                "ci95": [round(max(w_lo, 0.0), 4), round(min(w_hi, 1.0), 4)],
+                "deals_per_match": round(statistics.fmean(self.match_deals), 2),
+            }
+            out["game_points"] = {
+                "a": round(statistics.fmean(self.game_a), 3),
+                "b": round(statistics.fmean(self.game_b), 3),
+                "margin": round(statistics.fmean(self.game_margins), 3),
+                "ci95": [round(g_lo, 3), round(g_hi, 3)],
+            }
         if self.rotation:
             b_lo, b_hi = mean_ci95(self.baseline_points)
             g_lo, g_hi = mean_ci95(self.game_margins)
@@ -241,6 +286,23 @@ class DuplicateSummary:
                 f"  deals won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
                 f"{self.matches_won[1]}, tied {self.matches_won[2]}"
             )
+        elif self.whole_matches:
+            w_lo, w_hi = mean_ci95(self.match_scores)
+            g_lo, g_hi = mean_ci95(self.game_margins)
+            text = (
+                f"{self.bot_a} vs {self.bot_b}: {2 * self.pairs} matches ({self.pairs} "
+                f"duplicate pairs, {sum(self.match_deals)} deals)\n"
+                f"  matches won: {self.bot_a} {self.deals_won[0]}, {self.bot_b} "
+                f"{self.deals_won[1]}; {self.bot_a}'s win rate {100 * self.match_win_rate:.1f}% "
+                f"(95% CI {100 * max(w_lo, 0):.1f}% to {100 * min(w_hi, 1):.1f}%)\n"
+                f"  pairs won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
+                f"{self.matches_won[1]}, split {self.matches_won[2]}\n"
+                f"  card-point margin per deal: {self.margin:+.2f} "
+                f"(95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
+                f"  game points per deal: {self.bot_a} {statistics.fmean(self.game_a):.3f}, "
+                f"{self.bot_b} {statistics.fmean(self.game_b):.3f}, margin "
+                f"{statistics.fmean(self.game_margins):+.3f} (95% CI {g_lo:+.3f} to {g_hi:+.3f})"
+            )
         else:
             text = (
                 f"{self.bot_a} vs {self.bot_b}: {sum(self.deals_won)} deals "
@@ -274,8 +336,12 @@ class BoardResult:
     a_points: tuple[float, ...]
     errors: tuple[str, ...] = ()
     baseline: tuple[float, ...] = ()  # B's card points in A's seat of each play (rotation)
-    a_game: tuple[float, ...] = ()  # A's game points in each play (rotation)
-    b_game: tuple[float, ...] = ()  # B's, in the same seats (rotation)
+    a_game: tuple[float, ...] = ()  # A's game points in each play (rotation; matches: a deal)
+    b_game: tuple[float, ...] = ()  # B's, in the same seats (rotation; matches: a deal)
+    # Whole matches (``sueca arena --matches``): per play, 1.0 when A won the match, and the
+    # deals it took; ``a_points`` are then A's mean card points per deal of each match.
+    match_wins: tuple[float, ...] = ()
+    match_deals: tuple[int, ...] = ()
 
     @property
     def mean_points(self) -> float:
@@ -294,7 +360,10 @@ class BoardResult:
 
     @property
     def game_score(self) -> float:
-        """The board as one game for A (an SPRT's sample): 1 won, 0 lost, 0.5 tied."""
+        """The board as one game for A (an SPRT's sample): 1 won, 0 lost, 0.5 tied; for a
+        pair of whole matches, its share of the two matches."""
+        if self.match_wins:
+            return statistics.fmean(self.match_wins)
         return (1.0, 0.0, 0.5)[_outcome(self.margin)]
 
 
@@ -353,6 +422,55 @@ def play_board(
             name = f"deal{index:05d}{'ab'[swap]}.json"
             (records_dir / name).write_text(dumps(record), encoding="utf-8")
     return BoardResult(index, tuple(a_points), tuple(errors))
+
+
+def play_match_board(
+    rules: Rules,
+    bot_a: str,
+    bot_b: str,
+    index: int,
+    seed: int = 0,
+    records_dir: Path | None = None,
+) -> BoardResult:
+    """Match number ``index`` of series ``seed`` as a duplicate pair: a whole match with A in
+    the seats of team 0, then the same deal sequence (the same generator, the same first
+    dealer) with the teams swapped, so the luck of the cards cancels over the two matches as
+    it does over a board's two plays. A's card points per deal, game points per deal (its
+    side's and B's), and the match won, in each."""
+    if rules.bidding or rules.scoring != "games":
+        raise ValueError("whole matches are played at game-scored partnership tables "
+                         "(not at a bidding table, nor in Sueca de Pontos)")
+    first_dealer = index % rules.players
+    a_points, a_game, b_game, wins, lengths = [], [], [], [], []
+    errors: list[str] = []
+    for swap in (0, 1):
+        specs = [bot_b if (rules.teams[s] == 0) == bool(swap) else bot_a
+                 for s in range(rules.players)]
+        bots: list[Bot] = []
+        try:
+            bots = _seat_bots(rules, specs, seed, "match", index, swap)
+            match, states = play_match(rules, bots, random.Random(f"{seed}:match:{index}"),
+                                       first_dealer)
+        finally:
+            for bot in bots:
+                bot.close()
+                errors.extend(f"match {index}{'ab'[swap]}: {e}"
+                              for e in getattr(bot, "errors", ()))
+        team_a = swap
+        played = [st for st in states if st.redeal_by is None]
+        deals = len(match.results)
+        a_points.append(statistics.fmean(_scaled(st, team_a) for st in played))
+        a_game.append(sum(r.game_points[team_a] for r in match.results) / deals)
+        b_game.append(sum(r.game_points[1 - team_a] for r in match.results) / deals)
+        wins.append(1.0 if match.winner == team_a else 0.0)
+        lengths.append(deals)
+        if records_dir is not None:
+            record = GameRecord.from_states(rules, first_dealer, states, seats=specs,
+                                            duplicate_pass=swap)
+            (records_dir / f"match{index:05d}{'ab'[swap]}.json").write_text(
+                dumps(record), encoding="utf-8")
+    return BoardResult(index, tuple(a_points), tuple(errors), a_game=tuple(a_game),
+                       b_game=tuple(b_game), match_wins=tuple(wins), match_deals=tuple(lengths))
 
 
 def _play_redealing(rules: Rules, dealer: int, bots: Sequence[Bot], deal_rng: random.Random
@@ -457,5 +575,5 @@ def safe_name(spec: str) -> str:
 
 __all__ = [
     "BoardResult", "BotError", "DuplicateSummary", "hash_seed", "mean_ci95", "play_board",
-    "play_deal", "play_match", "play_out", "run_duplicate", "safe_name",
+    "play_deal", "play_match", "play_match_board", "play_out", "run_duplicate", "safe_name",
 ]

@@ -44,6 +44,7 @@ class ArenaResult:
     ratings: dict[str, Rating] = field(default_factory=dict)
     sprt: list[Sprt | None] = field(default_factory=list)  # per pair, when one was asked for
     seconds: float = 0.0
+    matches: int = 0  # pairs of whole matches per pair of bots (--matches), else 0
 
     def to_json(self) -> dict[str, object]:
         pairs = []
@@ -57,6 +58,9 @@ class ArenaResult:
             "bots": self.bots, "seed": self.seed, "deals_planned": self.deals,
             "workers": self.workers, "seconds": round(self.seconds, 2), "pairs": pairs,
         }
+        if self.matches:
+            del out["deals_planned"]
+            out["match_pairs_planned"] = self.matches
         if self.ratings:
             out["elo"] = [
                 {"bot": r.name, "elo": round(r.elo, 1), "error95": round(r.error95, 1)}
@@ -101,6 +105,7 @@ def run_arena(
     on_progress: ProgressListener | None = None,
     backend: str = "local",
     address: str | None = None,
+    matches: int = 0,
 ) -> ArenaResult:
     """Play ``deals`` duplicate boards between every pair of ``bots``.
 
@@ -109,6 +114,11 @@ def run_arena(
     every CPU; :mod:`sueca.arena.backends`); the results are the same. With
     ``sprt=(elo0, elo1)`` each pair stops as soon as its test decides. Bot specs are checked
     before anything is played; a bad one raises ``ValueError``.
+
+    ``matches=N`` plays whole matches instead of deals: N duplicate pairs of matches (the
+    same deal sequence with the teams swapped, :func:`~sueca.arena.play.play_match_board`),
+    reported as the match win rate with its interval beside the card-point margin and the
+    game points per deal; ``deals`` is then not used. The SPRT and Elo count matches.
     """
     from sueca.bots import make_bot
 
@@ -116,6 +126,13 @@ def run_arena(
         raise ValueError("the arena needs at least two bots")
     if len(set(bots)) != len(bots):
         raise ValueError("each bot may appear only once in a round robin")
+    if matches < 0:
+        raise ValueError("--matches must be at least 1")
+    if matches:
+        if rules.bidding or rules.scoring != "games":
+            raise ValueError("--matches plays game-scored partnership matches: not at a "
+                             "bidding table, nor in Sueca de Pontos")
+        deals = matches  # a board is a pair of matches
     if deals < 1:
         raise ValueError("the arena needs at least one deal")
     for spec in bots:
@@ -151,7 +168,7 @@ def run_arena(
         for index in range(deals):  # board by board, so that every pair advances together
             for pair, (a, b) in enumerate(pairs):
                 if not decided(pair):
-                    yield pair, (rules_text, a, b, index, seed, folders[pair])
+                    yield pair, (rules_text, a, b, index, seed, folders[pair], bool(matches))
 
     def count(pair: int, board: BoardResult) -> None:
         if decided(pair):
@@ -159,8 +176,9 @@ def run_arena(
             # of workers, so that two runs of one seed agree.
             folder = folders[pair]
             if folder is not None:
+                kind = "match" if matches else "deal"
                 for side in "ab":
-                    Path(folder, f"deal{board.index:05d}{side}.json").unlink(missing_ok=True)
+                    Path(folder, f"{kind}{board.index:05d}{side}.json").unlink(missing_ok=True)
             return
         summaries[pair].add(board)
         test = tests[pair]
@@ -206,4 +224,5 @@ def run_arena(
     return ArenaResult(
         bots=list(bots), deals=deals, seed=seed, workers=workers, pairs=summaries,
         ratings=ratings, sprt=tests if sprt else [], seconds=time.perf_counter() - started,
+        matches=matches,
     )

@@ -1,0 +1,73 @@
+"""The arena plays whole matches (``sueca arena --matches N``): duplicate pairs of matches,
+the same deal sequence with the teams swapped, reported as the match win rate with its
+interval beside the card-point margin and the game points per deal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sueca.arena.play import play_match_board
+from sueca.arena.tournament import run_arena
+from sueca.cli import app
+from sueca.record import check, read
+from sueca.rules import STANDARD, preset
+
+
+def test_a_match_board_plays_the_same_deals_with_the_teams_swapped(tmp_path: Path) -> None:
+    board = play_match_board(STANDARD, "heuristic", "random", index=2, seed=5,
+                             records_dir=tmp_path)
+    assert len(board.match_wins) == 2 and set(board.match_wins) <= {0.0, 1.0}
+    first, second = (read(tmp_path / f"match00002{side}.json") for side in "ab")
+    for record in (first, second):
+        check(record)
+    assert first.first_dealer == second.first_dealer == 2
+    assert board.match_deals == (len(first.deals), len(second.deals))
+    # The deal sequence is the match's, whoever sits where: deal k is dealt alike in both.
+    for a, b in zip(first.deals, second.deals, strict=False):
+        assert a.hands == b.hands
+    assert first.extra["seats"] != second.extra["seats"]
+    again = play_match_board(STANDARD, "heuristic", "random", index=2, seed=5)
+    assert again == board
+
+
+def test_the_arena_reports_match_win_rate_margin_and_game_points() -> None:
+    result = run_arena(STANDARD, ["heuristic", "random"], deals=1, seed=1, workers=1,
+                       matches=6)
+    pair = result.to_json()["pairs"][0]  # type: ignore[index]
+    assert pair["duplicate"] == "whole matches"
+    matches = pair["matches"]
+    assert matches["played"] == 12 and matches["won"]["a"] + matches["won"]["b"] == 12
+    lo, hi = matches["ci95"]
+    assert 0 <= lo <= matches["win_rate"] <= hi <= 1
+    assert matches["win_rate"] > 0.5  # the heuristic beats random cards
+    assert pair["margin"] > 0 and pair["game_points"]["margin"] > 0
+    assert pair["deals"] >= 12 * 1
+    text = str(result)
+    assert "win rate" in text and "game points per deal" in text
+    # Three bots: Elo counted from the pairs of matches.
+    three = run_arena(STANDARD, ["heuristic", "random", "heuristic+signals"], deals=1,
+                      seed=1, workers=1, matches=2)
+    assert set(three.ratings) == {"heuristic", "random", "heuristic+signals"}
+
+
+def test_matches_are_refused_where_there_is_no_game_scored_match() -> None:
+    for name in ("pontos", "italiana5"):
+        with pytest.raises(ValueError, match="--matches"):
+            run_arena(preset(name), ["heuristic", "random"], deals=1, workers=1, matches=1)
+
+
+def test_cli_arena_matches_json() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["arena", "--bots", "heuristic,random", "--matches", "2",
+                                 "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    pair = data["pairs"][0]
+    assert data["match_pairs_planned"] == 2
+    assert {"matches", "margin", "game_points"} <= set(pair)
+    bad = runner.invoke(app, ["arena", "--bots", "heuristic,random", "--matches", "0"])
+    assert bad.exit_code != 0 and "--matches" in bad.output
