@@ -141,11 +141,11 @@ def replay_file(path: Path, lang_code: str, screen: Screen) -> None:
 # ---- sueca watch ---------------------------------------------------------------------------
 
 
-def watch(rules: Rules, bots: str, seed: int | None, save: Path | None, console: Console
-          ) -> None:
+def watch(rules: Rules, bots: str, seed: int | None, save: Path | None, console: Console,
+          lang: str = "en") -> None:
     """A whole match of bots (``bots``: one spec per seat, or one for all), told trick by trick
-    on ``console`` by a :class:`~sueca.terminal.narrator.WatchNarrator`; its record saved to
-    ``save``."""
+    on ``console`` by a :class:`~sueca.terminal.narrator.WatchNarrator` in ``lang``; its record
+    saved to ``save``."""
     from sueca.bots import make_bot
     from sueca.match import Match
     from sueca.record import GameRecord, dumps
@@ -173,7 +173,9 @@ def watch(rules: Rules, bots: str, seed: int | None, save: Path | None, console:
             states.append(event.state)
 
     referee.listen(keep)
-    referee.listen(WatchNarrator(console, rules))
+    from sueca.terminal.i18n import language
+
+    referee.listen(WatchNarrator(console, rules, language(lang)))
     try:
         referee.run()
     finally:

@@ -112,6 +112,22 @@ class Language:
 # placeholders.
 
 _EN: Final = {
+    # sueca watch (WatchNarrator): seats numbered from 1.
+    "watch_deal": "\n[bold]Deal {n}[/bold]: seat {dealer} deals, trump card {card}",
+    "watch_deal_bids": ("\n[bold]Deal {n}[/bold]: seat {dealer} deals; bids {bids}; seat "
+                        "{declarer} plays for {target}, calling {card}"),
+    "watch_pass": "pass",
+    "watch_trick": "  trick {k}  {cards}   → seat {winner} takes {points}",
+    "watch_cry_right": "  seat {seat} cries renúncia: a revoke is proven",
+    "watch_cry_wrong": "  seat {seat} cries renúncia: nobody revoked",
+    "watch_contract_made": ("  seats {seats} take {points} of {total}: the contract is made; "
+                            "game points {games}; match {match}"),
+    "watch_contract_lost": ("  seats {seats} take {points} of {total}: the contract is lost; "
+                            "game points {games}; match {match}"),
+    "watch_deal_end": "  points {a}–{b}, game points {ga}–{gb}; match {ma}–{mb}",
+    "watch_redeal": "\nSeat {seat} asks for a new deal (a weak hand): seat {dealer} deals again",
+    "watch_player_won": "\nSeat {seat} wins the match: {score} (seat 1 first).",
+    "watch_team_won": "\nTeam {team} (seats {seats}) wins the match {a}–{b}.",
     "redeal_asked": "{seat} asks for a new deal (a weak hand): {dealer} deals again",
     "redeal_asked_you": (
         "You ask for a new deal (your hand holds {points} points): {dealer} deals again"
@@ -329,6 +345,22 @@ _EN: Final = {
 }
 
 _PT: Final = {
+    # sueca watch (WatchNarrator): lugares numerados a partir de 1.
+    "watch_deal": "\n[bold]Mão {n}[/bold]: o lugar {dealer} dá, trunfo {card}",
+    "watch_deal_bids": ("\n[bold]Mão {n}[/bold]: o lugar {dealer} dá; licitações {bids}; o "
+                        "lugar {declarer} joga para {target} e chama {card}"),
+    "watch_pass": "passo",
+    "watch_trick": "  vaza {k}  {cards}   → o lugar {winner} leva {points}",
+    "watch_cry_right": "  o lugar {seat} acusa renúncia: com razão",
+    "watch_cry_wrong": "  o lugar {seat} acusa renúncia: ninguém renunciou",
+    "watch_contract_made": ("  os lugares {seats} fazem {points} de {total}: contrato cumprido; "
+                            "jogos {games}; partida {match}"),
+    "watch_contract_lost": ("  os lugares {seats} fazem {points} de {total}: contrato falhado; "
+                            "jogos {games}; partida {match}"),
+    "watch_deal_end": "  pontos {a}–{b}, jogos {ga}–{gb}; partida {ma}–{mb}",
+    "watch_redeal": "\nO lugar {seat} pede nova mão (mão fraca): o lugar {dealer} volta a dar",
+    "watch_player_won": "\nO lugar {seat} ganha a partida: {score} (o lugar 1 primeiro).",
+    "watch_team_won": "\nA equipa {team} (lugares {seats}) ganha a partida {a}–{b}.",
     "redeal_asked": "{seat} pede nova mão (mão fraca): {dealer} volta a dar",
     "redeal_asked_you": "Pedes nova mão (a tua tem {points} pontos): {dealer} volta a dar",
     "prompt_redeal": "A tua mão tem {points} pontos: pedes nova mão? (s/n; ? ajuda, q sair): ",

@@ -114,8 +114,10 @@ def parse_spoken_card(text: str, lang: Language) -> Card | None:
     ranks |= {letter.casefold(): r for r, letter in enumerate(lang.rank_letters)}
     suits = {_plain(name): s for s, name in enumerate(lang.suits)}
     suits |= {name.rstrip("s"): s for name, s in list(suits.items())}  # "copa", "heart"
-    rank, suit = ranks.get(words[0]), suits.get(words[2])
-    return None if rank is None or suit is None else make_card(rank, suit)
+    named_rank, named_suit = ranks.get(words[0]), suits.get(words[2])
+    if named_rank is None or named_suit is None:
+        return None
+    return make_card(named_rank, named_suit)
 
 
 def parse_bid(text: str) -> int | None:

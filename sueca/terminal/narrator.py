@@ -27,6 +27,7 @@ from sueca.referee import Event, Referee
 from sueca.rules import Rules
 from sueca.scoring import HandResult, renuncia_penalties
 from sueca.state import State
+from sueca.terminal.i18n import LANGUAGES, Language
 from sueca.terminal.view import Screen, Views
 from sueca.trick import Trick, trick_points
 
@@ -329,43 +330,53 @@ class TableNarrator(Narrator):
 
 @dataclass
 class WatchNarrator(Narrator):
-    """``sueca watch``: a match of bots printed trick by trick on ``console`` (Rich markup),
-    seat numbers for names, the bids and the contract with each deal's first card."""
+    """``sueca watch``: a match of bots printed trick by trick on ``console`` (Rich markup) in
+    ``lang``, the bids and the contract with each deal's first card. Seats are numbered from 1
+    for people, as everywhere a person reads them (records keep 0–3)."""
 
     console: Console
     rules: Rules
+    lang: Language = field(default_factory=lambda: LANGUAGES["en"])
+
+    def _say(self, key: str, **values: object) -> None:
+        self.console.print(self.lang.text(key, **values))
+
+    def _seats(self, seats: Sequence[int]) -> str:
+        return self.lang.and_list([str(s + 1) for s in seats])
 
     def played(self, event: Event) -> None:
         info = public_info(event.state)
         if len(info.plays) != 1:
             return
-        header = (f"\n[bold]Deal {len(event.match.results) + 1}[/bold]: seat {info.dealer} "
-                  "deals")
+        deal = len(event.match.results) + 1
         contract = info.contract
         if contract is None:
             assert info.trump_card is not None
-            self.console.print(f"{header}, trump card {card_symbol(info.trump_card)}")
+            self._say("watch_deal", n=deal, dealer=info.dealer + 1,
+                      card=card_symbol(info.trump_card))
             return
         # The bids and the called card are public; its holder is not (he shows himself by
         # playing it).
         order = bidding_order(self.rules, info.dealer)
-        bids = ", ".join(f"{s}:{b or 'pass'}" for s, b in zip(order, info.bids, strict=True))
-        self.console.print(f"{header}; bids {bids}; seat {contract.declarer} plays for "
-                           f"{contract.target}, calling {card_symbol(contract.called_card)}")
+        bids = ", ".join(f"{s + 1}:{b or self.lang.text('watch_pass')}"
+                         for s, b in zip(order, info.bids, strict=True))
+        self._say("watch_deal_bids", n=deal, dealer=info.dealer + 1, bids=bids,
+                  declarer=contract.declarer + 1, target=contract.target,
+                  card=card_symbol(contract.called_card))
 
     def trick_taken(self, event: Event) -> None:
         info = public_info(event.state)
         trick = taken_trick(info)
         n = self.rules.players
-        cards = "  ".join(f"{trick.seat_of(i, n)}:{card_symbol(c)}"
+        cards = "  ".join(f"{trick.seat_of(i, n) + 1}:{card_symbol(c)}"
                           for i, c in enumerate(trick.cards))
-        self.console.print(f"  trick {len(info.trick_winners):2d}  {cards}   → seat "
-                           f"{trick.winner} takes {trick.points}")
+        assert trick.winner is not None  # a taken trick
+        self._say("watch_trick", k=f"{len(info.trick_winners):2d}", cards=cards,
+                  winner=trick.winner + 1, points=trick.points)
 
     def denounced(self, event: Event) -> None:
         cry = public_info(event.state).denunciations[-1]
-        outcome = "a revoke is proven" if cry.correct else "nobody revoked"
-        self.console.print(f"  seat {cry.seat} cries renúncia: {outcome}")
+        self._say("watch_cry_right" if cry.correct else "watch_cry_wrong", seat=cry.seat + 1)
 
     def deal_ended(self, event: Event) -> None:
         assert event.result is not None
@@ -374,32 +385,29 @@ class WatchNarrator(Narrator):
         if result.contract is not None:
             teams = public_info(event.state).teams
             side = [s for s in range(self.rules.players) if teams[s] == 0]
-            self.console.print(
-                f"  seats {' and '.join(map(str, side))} take {result.points[0]} of "
-                f"{sum(result.points)}: the contract is {'made' if result.made else 'lost'}; "
-                f"game points {' '.join(map(str, result.game_points))}; match "
-                f"{' '.join(map(str, match.score))}")
+            self._say("watch_contract_made" if result.made else "watch_contract_lost",
+                      seats=self._seats(side), points=result.points[0],
+                      total=sum(result.points), games=" ".join(map(str, result.game_points)),
+                      match=" ".join(map(str, match.score)))
             return
-        self.console.print(f"  points {result.points[0]}–{result.points[1]}, game points "
-                           f"{result.game_points[0]}–{result.game_points[1]}; match "
-                           f"Nós {match.score[0]} – Eles {match.score[1]}")
+        self._say("watch_deal_end", a=result.points[0], b=result.points[1],
+                  ga=result.game_points[0], gb=result.game_points[1],
+                  ma=match.score[0], mb=match.score[1])
 
     def deal_annulled(self, event: Event) -> None:
         info = public_info(event.state)
-        self.console.print(f"\nSeat {info.redeal_by} asks for a new deal (a weak hand): seat "
-                           f"{info.dealer} deals again")
+        assert info.redeal_by is not None
+        self._say("watch_redeal", seat=info.redeal_by + 1, dealer=info.dealer + 1)
 
     def match_ended(self, event: Event) -> None:
         match = event.match
         winner = match.winner or 0
         if self.rules.scores_per_seat:
-            self.console.print(f"\nSeat {winner} wins the match: "
-                               f"{' '.join(map(str, match.score))} (seat 0 first).")
+            self._say("watch_player_won", seat=winner + 1, score=" ".join(map(str, match.score)))
             return
-        seats = " and ".join(str(s) for s in range(self.rules.players)
-                             if self.rules.teams[s] == winner)
-        self.console.print(f"\nTeam {winner} (seats {seats}) wins the match "
-                           f"{match.score[0]}–{match.score[1]}.")
+        seats = [s for s in range(self.rules.players) if self.rules.teams[s] == winner]
+        self._say("watch_team_won", team=winner + 1, seats=self._seats(seats),
+                  a=match.score[0], b=match.score[1])
 
 
 __all__ = ["BOT_DELAY", "TRICK_DELAY", "Narrator", "TableNarrator", "WatchNarrator",
