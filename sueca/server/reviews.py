@@ -30,6 +30,7 @@ polled, the result kept beside the database (docs/review.md, docs/server.md).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -39,7 +40,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,10 +189,9 @@ class ReviewService:
             future = executor.submit(_review_job, key, record_text)
         except Exception as error:  # a broken pool: the next request starts a fresh one
             self._fail(job, f"the review worker could not start: {error}")
-            with self._lock:
-                self._executor = None
+            self._drop_executor(executor)
             return job
-        future.add_done_callback(lambda f: self._finished(job, f))
+        future.add_done_callback(lambda f: self._finished(job, f, executor))
         return job
 
     # -- the worker
@@ -209,6 +209,20 @@ class ReviewService:
             self._reader.start()
         return self._executor
 
+    def _drop_executor(self, broken: ProcessPoolExecutor | None) -> None:
+        """Forget the pool ``broken`` if it is still the one in use (its progress thread
+        ends with it); a fresh one may have replaced it already."""
+        with self._lock:
+            if broken is None or self._executor is not broken:
+                return
+            executor, self._executor = self._executor, None
+            queue, self._queue = self._queue, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        if queue is not None:
+            with contextlib.suppress(Exception):
+                queue.put_nowait(None)
+
     def _read_progress(self, queue: Any) -> None:
         while True:
             try:
@@ -223,7 +237,8 @@ class ReviewService:
                 if job is not None and job.status in ("queued", "running"):
                     job.status, job.done, job.total = "running", done, total
 
-    def _finished(self, job: Job, future: Future[dict[str, Any]]) -> None:
+    def _finished(self, job: Job, future: Future[dict[str, Any]],
+                  executor: ProcessPoolExecutor | None = None) -> None:
         try:
             result = future.result()
         except ReviewError as error:
@@ -232,9 +247,8 @@ class ReviewService:
         except Exception as error:  # the worker died, or a bug: one line, no traceback
             log.warning("review %s failed: %s", job.key, error)
             self._fail(job, "the review failed; try again")
-            with self._lock:
-                if isinstance(error, RuntimeError) and "broken" in str(error).lower():
-                    self._executor = None
+            if isinstance(error, BrokenExecutor):
+                self._drop_executor(executor)  # the next request starts a fresh pool
             return
         job.result = result
         job.done = job.total = len(result["cards"])
@@ -428,9 +442,14 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
             return _error(503, "storage_unavailable", "the store cannot be read now; try again")
         if stored is None:
             return _error(404, "no_match", "no such match")
-        record = stored.record
-        try:
+        # The match played again (the record) and the deal's check: CPU work, off the loop.
+        def checked() -> GameRecord:
+            record: GameRecord = stored.record
             check_reviewable(record, deal, seat, stored.finished is not None)
+            return record
+
+        try:
+            record = await asyncio.to_thread(checked)
         except ReviewError as error:
             return _error(409, "not_reviewable", str(error))
         try:

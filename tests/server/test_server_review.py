@@ -202,3 +202,30 @@ def test_the_review_opens_after_a_deal_and_from_a_history_match(
         review_page.on("pageerror", lambda error: errors.append(str(error)))
         check_review_page(review_page, errors)
         review_page.screenshot(path=str(ARTIFACTS / "web-review.png"), full_page=True)
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_fails_its_review_and_the_next_request_starts_afresh() -> None:
+    import os
+    import signal
+
+    from sueca.record import read
+
+    record = read(str(Path(__file__).parents[1] / "fixtures" / "review_blunder.json"))
+    service = ReviewService(None)
+    try:
+        job = service.request((1, 0, 1), record)
+        executor = service._executor
+        assert executor is not None
+        # The worker, once it runs: killed outright, as the system might.
+        wait_for(lambda: executor._processes, 30)  # the executor's own: the one way in
+        for pid in list(executor._processes):
+            os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: job.status == "failed", 60)
+        assert job.error == "the review failed; try again"
+        again = service.request((1, 0, 1), record)
+        assert again is not job
+        wait_for(lambda: again.status == "done", 120)
+        assert again.result is not None and len(again.result["cards"]) == 10
+    finally:
+        service.close()
