@@ -7,9 +7,11 @@ alive, and the channels between them (the lichess shape, lila ↔ redis ↔ lila
 taken gets a *token* from a per-table counter, so a later owner's token is always larger; the
 store is fenced with it (:meth:`sueca.server.postgres.PostgresStorage.fence`) before the new
 owner reads the table, and every write of the old owner checks the fence in its own
-transaction. A worker paused past its lease (a stalled VM, a long GC) may still believe it
-owns the table, but can no longer write to it: fencing, not the clock, is what keeps two
-owners from both playing a table.
+transaction. The counter lives in Redis, and a new token is also above the store's fence (the
+caller reads it first), so tokens keep growing across a Redis restarted empty. A worker
+paused past its lease (a stalled VM, a long GC) may still believe it owns the table, but can
+no longer write to it: fencing, not the clock, is what keeps two owners from both playing a
+table.
 
 *Registry.* Each worker keeps ``<prefix>:worker:<id>`` alive (a key with the same TTL, renewed
 with the leases) holding what it is (host, pid, started). A worker killed with SIGKILL simply
@@ -39,6 +41,8 @@ from typing import Any
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 log = logging.getLogger("sueca.server")
 
@@ -47,10 +51,16 @@ HEARTBEAT_EVERY = 1.0  # seconds between renewals (a lease survives four missed 
 MAX_CONNECTIONS = 64  # Redis connections a worker opens at most (one more is waited for)
 MAX_BUS_MESSAGE = 64 * 1024  # a relayed message bigger than this is dropped, not parsed
 
-# Take a free lease: set it only if nobody holds it, then stamp it with the next token.
+# Take a free lease: set it only if nobody holds it, then stamp it with the next token, above
+# the floor the caller read from the store's fence (the counter starts over if Redis restarts
+# empty; the fence does not).
 _ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local token = redis.call('INCR', KEYS[2])
+  if token <= tonumber(ARGV[3]) then
+    token = tonumber(ARGV[3]) + 1
+    redis.call('SET', KEYS[2], token)
+  end
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. token, 'PX', ARGV[2])
   return token
 end
@@ -145,9 +155,12 @@ class Cluster:
     def from_url(cls, url: str, worker_id: str | None = None, **options: Any) -> Cluster:
         # A burst of sockets waits for one of a bounded set of connections rather than
         # failing (redis-py's plain pool refuses the 101st).
+        # A connection Redis closed (it restarted) is retried on a new one, twice.
         pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=MAX_CONNECTIONS, timeout=5, socket_timeout=5,
-            socket_connect_timeout=5, health_check_interval=10)
+            socket_connect_timeout=5, health_check_interval=10,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            retry_on_error=[redis.ConnectionError, redis.TimeoutError])
         client = aioredis.Redis(connection_pool=pool)
         return cls(client, worker_id or new_worker_id(), **options)
 
@@ -205,11 +218,12 @@ class Cluster:
 
     # ---- leases ------------------------------------------------------------------------------
 
-    async def acquire(self, table_id: str) -> Lease | None:
-        """Take the table's lease if nobody holds it: the lease (with its new token), or None
-        while another worker holds it."""
+    async def acquire(self, table_id: str, floor: int = 0) -> Lease | None:
+        """Take the table's lease if nobody holds it: the lease (with its new token, above
+        ``floor``: the token the store is fenced at), or None while another worker holds
+        it."""
         token = await self._acquire(keys=[self.keys.lease(table_id), self.keys.token(table_id)],
-                                    args=[self.worker_id, self._ttl_ms])
+                                    args=[self.worker_id, self._ttl_ms, floor])
         if token is None:
             return None
         lease = Lease(table_id, self.worker_id, int(token))
@@ -224,14 +238,14 @@ class Cluster:
         """Who holds the table's lease, and under which token; None when nobody does."""
         return _parse_owner(await self.client.get(self.keys.lease(table_id)))
 
-    async def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
-        """The owner of each of ``table_ids`` (None: nobody), in one round trip."""
+    async def owners(self, table_ids: Iterable[str]) -> dict[str, tuple[str, int] | None]:
+        """The owner and token of each of ``table_ids`` (None: nobody), in one round
+        trip."""
         ids = list(table_ids)
         if not ids:
             return {}
         values = await self.client.mget([self.keys.lease(t) for t in ids])
-        return {t: (owner[0] if (owner := _parse_owner(v)) else None)
-                for t, v in zip(ids, values, strict=True)}
+        return {t: _parse_owner(v) for t, v in zip(ids, values, strict=True)}
 
     # ---- channels ----------------------------------------------------------------------------
 
@@ -295,7 +309,7 @@ class SyncLeases:
     def acquire(self, table_id: str) -> Lease | None:
         keys = self.cluster.keys
         token = self._acquire(keys=[keys.lease(table_id), keys.token(table_id)],
-                              args=[self.cluster.worker_id, self.cluster._ttl_ms])
+                              args=[self.cluster.worker_id, self.cluster._ttl_ms, 0])
         if token is None:
             return None
         lease = Lease(table_id, self.cluster.worker_id, int(token))

@@ -92,6 +92,7 @@ class Link:
     table_id: str
     out: Connection
     owner: str | None = None
+    token: int = 0  # the owner's lease token when routed: a new lease is a new room
     attached: Forward | None = None
     join: str | None = None
     moving: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -165,13 +166,21 @@ class Node:
         await self.cluster.close()
 
     async def _every(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
+        failing = False  # one line when a step starts failing, one when it works again
         while True:
             await asyncio.sleep(seconds)
+            name = step.__name__.strip("_")
             try:
                 await step()
             except Exception as error:  # Redis away for a moment: try again next time
-                log.warning("cluster: %s failed: %s: %s", step.__name__.strip("_"),
-                            type(error).__name__, error)
+                if not failing:
+                    log.warning("cluster: %s fails (tried again every %g s): %s: %s", name,
+                                seconds, type(error).__name__, error)
+                failing = True
+            else:
+                if failing:
+                    log.warning("cluster: %s works again", name)
+                failing = False
 
     # ---- owning tables ---------------------------------------------------------------------
 
@@ -184,7 +193,8 @@ class Node:
         got it first, or it is no table (or one that does not restore)."""
         if self.owns(table_id):
             return True
-        lease = await self.cluster.acquire(table_id)
+        floor = await self.rooms.writer.call(self.store.fence_of, table_id)
+        lease = await self.cluster.acquire(table_id, floor)
         if lease is None:
             return False
         self._adopting.add(table_id)
@@ -207,9 +217,15 @@ class Node:
                 self._move(link)
         return True
 
-    def _move(self, link: Link) -> None:
-        """Route the socket again, in a task of its own."""
-        self._spawn(self._route(link))
+    def _move(self, link: Link, again: str | None = None) -> None:
+        """Route the socket again, in a task of its own; then send ``again``, a message the
+        old owner bounced (a join is replayed by routing)."""
+
+        async def move() -> None:
+            if await self._route(link) and again is not None and not _is_join(again):
+                await self._forward(link, again)
+
+        self._spawn(move())
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` in a task, kept until done (so it is not collected)."""
@@ -268,7 +284,8 @@ class Node:
         if relayed:
             owners = await self.cluster.owners(relayed)
             for link in list(self.links.values()):
-                if link.table_id in owners and owners[link.table_id] != link.owner:
+                if (link.table_id in owners and link.owner != self.me
+                        and owners[link.table_id] != (link.owner, link.token)):
                     await self._route(link)
         # Stand-ins of sockets whose worker died: their seats are away now.
         for worker in {w for w, _ in self.stand_ins}:
@@ -306,7 +323,14 @@ class Node:
             if not await self._route(link):
                 return False
             while (raw := await receive()) is not None:
-                await self._forward(link, raw)
+                try:
+                    await self._forward(link, raw)
+                except (RedisError, OSError):  # Redis away a moment: the socket stays
+                    link.owner = None  # (routed again with its next message)
+                    link.out.push("error", json.dumps({
+                        "type": "error", "code": "worker_unavailable",
+                        "message": "the table could not be reached; nothing changed; "
+                                   "try again"}))
             return True
         finally:
             self.links.pop(link.id, None)
@@ -330,13 +354,13 @@ class Node:
                     room = await self._restore(link.table_id, lease)
                 if room is None:
                     return False
-                link.owner = self.me
+                link.owner, link.token = self.me, lease.token if lease else 0
                 link.attached = Forward(link.out)
                 room.attach(link.attached)
                 if link.join is not None:
                     await room.handle(link.attached, link.join)
             else:
-                link.owner = worker
+                link.owner, link.token = worker, owner[1] if owner else 0
                 await self.cluster.send_to(worker, {"op": "attach", "from": self.me,
                                                     "link": link.id, "table": link.table_id})
                 if link.join is not None:
@@ -445,18 +469,34 @@ class Node:
     # ---- the inbox ---------------------------------------------------------------------------
 
     async def _listen(self, ready: asyncio.Event) -> None:
+        """This worker's inbox and the lobby, subscribed again whenever Redis comes back."""
         lobby = self.cluster.keys.lobby
-        async for channel, message in self.cluster.listen(self.cluster.keys.inbox(self.me),
-                                                          lobby, ready=ready):
+        failing = False
+        while True:
             try:
-                if channel == lobby:
-                    if self.lobby is not None and message.get("from") != self.me:
-                        self.lobby.heard(message)
-                    continue
-                await self._on_message(message)
-            except Exception as error:
-                log.warning("cluster: a message to %s failed: %s: %s", self.me,
-                            type(error).__name__, error)
+                async for channel, message in self.cluster.listen(
+                        self.cluster.keys.inbox(self.me), lobby, ready=ready):
+                    if failing:
+                        log.warning("cluster: %s hears its inbox again", self.me)
+                        failing = False
+                    await self._heard(lobby, channel, message)
+            except (RedisError, OSError) as error:
+                if not failing:
+                    log.warning("cluster: %s's inbox is not answering (tried again every "
+                                "%g s): %s", self.me, self.cluster.heartbeat_every, error)
+                failing = True
+            await asyncio.sleep(self.cluster.heartbeat_every)
+
+    async def _heard(self, lobby: str, channel: str, message: dict[str, Any]) -> None:
+        try:
+            if channel == lobby:
+                if self.lobby is not None and message.get("from") != self.me:
+                    self.lobby.heard(message)
+                return
+            await self._on_message(message)
+        except Exception as error:
+            log.warning("cluster: a message to %s failed: %s: %s", self.me,
+                        type(error).__name__, error)
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         op, sender, link_id = message.get("op"), message.get("from"), message.get("link")
@@ -471,9 +511,10 @@ class Node:
             return
         if op == "moved":  # that owner no longer plays the table: find the new one
             link = self.links.get(link_id)
+            again = message.get("again")
             if link is not None:
                 link.owner = None
-                self._move(link)
+                self._move(link, again if isinstance(again, str) else None)
             return
         if op == "answer":  # another worker's answer to this one's call
             answer = self._calls.get(link_id)
@@ -498,8 +539,9 @@ class Node:
         elif op == "msg":
             stand_in = self.stand_ins.get(key)
             raw = message.get("raw")
-            if stand_in is None:
-                await self.cluster.send_to(sender, {"op": "moved", "link": link_id})
+            if stand_in is None:  # (a new room of this table, say): the message comes again
+                await self.cluster.send_to(sender, {"op": "moved", "link": link_id,
+                                                    "again": raw})
             elif isinstance(raw, str):
                 if stand_in.queue.full():  # a socket far ahead of its table: shed, no queue
                     stand_in.conn.push("error", json.dumps({

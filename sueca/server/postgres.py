@@ -37,6 +37,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from sueca.server.players import POSTGRES_SCHEMA, Execute, PlayerRows, postgres_sql
 from sueca.server.storage import (
     SCHEMA_VERSION,
     DatabaseInUseError,
@@ -102,6 +103,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
             token BIGINT NOT NULL
         )""",
     ),
+    2: POSTGRES_SCHEMA,  # accounts, match players, ratings, stand-ins' moves (players.py)
 }
 assert max(_MIGRATIONS) == SCHEMA_VERSION, "a schema version without its PostgreSQL migration"
 
@@ -259,6 +261,23 @@ class PostgresStorage:
                          (json.dumps(score), winner,
                           None if winner is None else time.time(), match_id))
 
+    def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
+        with self._transaction() as conn:
+            conn.execute("INSERT INTO stand_ins (match_id, deal_idx, seq, seat)"
+                         " VALUES (%s, %s, %s, %s)", (match_id, deal_index, seq, seat))
+
+    def players(self) -> PlayerRows:
+        return PlayerRows(self._player_transaction)
+
+    @contextmanager
+    def _player_transaction(self) -> Iterator[Execute]:
+        with self._transaction() as conn:
+            def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+                cursor = conn.execute(postgres_sql(sql).encode(), tuple(params))
+                return list(cursor.fetchall()) if cursor.description is not None else []
+
+            yield run
+
     # ---- fencing (sueca.server.cluster) ------------------------------------------------------
 
     def fence(self, table_id: str, token: int) -> bool:
@@ -273,6 +292,13 @@ class PostgresStorage:
                 " WHERE fences.token <= EXCLUDED.token RETURNING token",
                 (table_id, token)).fetchone()
         return row is not None
+
+    def fence_of(self, table_id: str) -> int:
+        """The token ``table_id`` is fenced at (0: never fenced): a new lease's floor."""
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT token FROM fences WHERE table_id = %s",
+                               (table_id,)).fetchone()
+        return 0 if row is None else int(row[0])
 
     def fenced(self, table_id: str, token: int) -> LeasedStorage:
         """The store as the owner of ``table_id`` under lease ``token`` alone writes to it."""
@@ -410,6 +436,13 @@ class LeasedStorage:
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None:
         self.save([Write("score_match", (match_id, score, winner))])
+
+    def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
+        self.save([Write("add_stand_in", (match_id, deal_index, seq, seat))])
+
+    def players(self) -> PlayerRows:
+        """The people's rows are the cluster's, not a table's: no lease fences them."""
+        return self.store.players()
 
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
         return self.store.open_tables(finished_since)

@@ -77,7 +77,7 @@ async def test_one_owner_at_a_time_and_tokens_only_grow(a: Cluster, b: Cluster) 
     assert await a.owner("t1") is None
     second = await b.acquire("t1")
     assert second is not None and second.token > first.token
-    assert await a.owners(["t1", "t2"]) == {"t1": "B", "t2": None}
+    assert await a.owners(["t1", "t2"]) == {"t1": ("B", second.token), "t2": None}
 
 
 @_run
@@ -481,3 +481,94 @@ def _wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
             pass
         time.sleep(0.2)
     raise AssertionError("timed out")
+
+
+@pytest.mark.slow
+def test_tables_play_on_after_redis_restarts(tmp_path: Path) -> None:
+    """Redis restarted empty (no persistence): every lease and registry key is gone; the
+    workers notice at their next heartbeat, take the tables again (fenced anew), and the
+    players' sockets, never closed, go on at the same card."""
+    import redis
+
+    port = _free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", str(tmp_path)]
+    url = f"redis://127.0.0.1:{port}/0"
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: _pings(url))
+        with fresh_postgres_database() as db:
+            options = ClusterOptions(url, db, lease_ttl=1.5, heartbeat_every=0.3,
+                                     adopt_every=0.3)
+            with ThreadWorker(options) as a, ThreadWorker(options) as b:
+                table = create_table(a.http, ["human", "human", "bot", "bot"],
+                                     level="random")
+
+                async def play() -> None:
+                    players = [await join(a.ws, table["id"], token_of(table, 0), 0),
+                               await join(b.ws, table["id"], token_of(table, 1), 1)]
+                    rngs = [random.Random(3), random.Random(4)]
+                    await asyncio.gather(*(play_on(p, r, stop_at_played=5)
+                                           for p, r in zip(players, rngs, strict=True)))
+                    server.terminate()
+                    server.wait(timeout=10)
+                    await asyncio.sleep(1.0)
+                    restarted = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+                    try:
+                        deadline = time.monotonic() + 20
+                        while not _owned_again(url, table["id"]):
+                            assert time.monotonic() < deadline, "nobody took the table again"
+                            await asyncio.sleep(0.2)
+                        for player in players:  # the view once the table is played again
+                            await player.sync()
+                        await asyncio.gather(*(play_on(p, r, stop_at_played=14, timeout=30)
+                                               for p, r in zip(players, rngs, strict=True)))
+                        views = [await p.sync() for p in players]
+                        assert min(v["played"] for v in views) >= 14
+                    finally:
+                        restarted.terminate()
+                        restarted.wait(timeout=10)
+
+                asyncio.run(play())
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait(timeout=10)
+    del redis
+
+
+def _pings(url: str) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+def _owned_again(url: str, table_id: str) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+    try:
+        return client.get(f"sueca:lease:{table_id}") is not None
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+@_run
+async def test_a_token_stays_above_the_floor_after_redis_forgets(a: Cluster, b: Cluster) -> None:
+    first = await a.acquire("t1")
+    assert first is not None
+    await a.release(first)
+    await a.client.delete(a.keys.token("t1"))  # Redis restarted empty: the counter is gone
+    again = await b.acquire("t1", floor=first.token + 5)  # the store's fence says otherwise
+    assert again is not None and again.token == first.token + 6
+    await b.release(again)
+    later = await a.acquire("t1")
+    assert later is not None and later.token > again.token
