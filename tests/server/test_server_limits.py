@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from server_support import LiveServer, create_table, join, token_of
 
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
@@ -69,10 +71,21 @@ def test_the_address_table_forgets_idle_addresses() -> None:
     assert not limiter.take("d")  # d is still remembered, and still limited
 
 
-def test_sueca_serve_runs_with_the_default_limits() -> None:
-    import inspect
+def test_sueca_serve_runs_with_the_default_limits(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    import uvicorn
 
     from sueca.server import app
 
-    assert "limits=DEFAULT_LIMITS" in inspect.getsource(app.serve)
+    built: dict[str, Any] = {}
+    create_app = app.create_app
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        built.update(kwargs)
+        return create_app(*args, **kwargs)
+
+    monkeypatch.setattr(app, "create_app", spy)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    app.serve(db_path=tmp_path / "sueca.db", bot_workers=0)  # built, not run
+    assert built["limits"] is DEFAULT_LIMITS
     assert DEFAULT_LIMITS.messages_per_second >= 5 and DEFAULT_LIMITS.tables_per_minute >= 5
