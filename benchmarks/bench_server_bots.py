@@ -291,6 +291,35 @@ def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float
     }
 
 
+def bot_cost(level: str, deals: int) -> dict[str, Any]:
+    """CPU seconds per move of ``level`` over whole deals of four such bots, in this process:
+    what a server needs per bot move whatever else the machine runs (CPU time, not wall)."""
+    from sueca.bots import make_bot
+    from sueca.bots.base import decide
+    from sueca.deal import deal_cards
+    from sueca.rules import STANDARD
+    from sueca.state import State
+
+    costs: list[float] = []
+    first_trick: list[float] = []
+    for index in range(deals):
+        state = State(STANDARD, deal_cards(STANDARD, dealer=index % 4,
+                                           rng=random.Random(index)))
+        bots = [make_bot(level, seed=index * 4 + seat) for seat in range(4)]
+        while not state.is_finished():
+            info = state.information_state(state.to_play)
+            started = time.process_time()
+            action = decide(bots[state.to_play], info)
+            costs.append(time.process_time() - started)
+            if len(state.plays) < 4:
+                first_trick.append(costs[-1])
+            state.apply(state.to_play, action)
+    return {"level": level, "deals": deals, "moves": len(costs),
+            "cpu_per_move_mean_ms": round(statistics.mean(costs) * 1000, 3),
+            "cpu_per_move_p50_ms": round(statistics.median(costs) * 1000, 3),
+            "first_trick_mean_ms": round(statistics.mean(first_trick) * 1000, 3)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="100", help="table counts, comma-separated")
@@ -304,7 +333,12 @@ def main() -> None:
     parser.add_argument("--server-nice", type=int, default=0,
                         help="niceness of the server and its bot workers (negative: ahead of "
                              "other work on a shared machine; needs root)")
+    parser.add_argument("--cost", type=int, default=0, metavar="DEALS",
+                        help="only measure the bots' CPU time per move over this many deals")
     args = parser.parse_args()
+    if args.cost:
+        print(json.dumps(bot_cost(args.level, args.cost)))
+        return
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {args.seconds}s "
           f"per run ({args.warmup}s warm-up), person's think {args.think}s, bots {args.level}, "
           f"server nice {args.server_nice}")

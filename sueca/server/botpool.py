@@ -343,8 +343,11 @@ class BotPool:
         self._workers: list[_Worker | None] = [None] * self.size
         self._respawn_at = [0.0] * self.size
         self._young = [0] * self.size  # per slot: workers in a row that died unused
-        wake_r, wake_w = socket.socketpair()
-        self._wake_r, self._wake_w = Connection(wake_r.detach()), Connection(wake_w.detach())
+        # A byte on this socket pair wakes the dispatcher; never blocking the loop that sends
+        # it (a full buffer already holds a wake-up).
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._ids = iter(range(1, sys.maxsize))
         self._logged: dict[str, tuple[float, int]] = {}  # table -> (last line, moves since)
         self._closed = False
@@ -381,13 +384,13 @@ class BotPool:
             try:
                 action, state = await self._answer_of(job)
             except TimeoutError:
-                job.abandoned = True
+                self._withdraw(job)
                 reason = (f"no answer within {2 * self.deadline:g} s" if job.running else
                           f"no worker free within {self.deadline:g} s")
             except WorkerLost as error:
                 reason = str(error)
             except asyncio.CancelledError:
-                job.abandoned = True  # the table closed: nobody waits for this move
+                self._withdraw(job)  # the table closed: nobody waits for this move
                 raise
             else:
                 adopt(bot, state)
@@ -445,8 +448,20 @@ class BotPool:
         return None
 
     def _wake(self) -> None:
-        with contextlib.suppress(OSError, ValueError):  # closed
-            self._wake_w.send_bytes(b"")
+        with contextlib.suppress(OSError):  # full (a wake-up is pending) or closed
+            self._wake_w.send(b"x")
+
+    def _withdraw(self, job: _Job) -> None:
+        """Take a move nobody waits for any more out of its table's queue, so that it does
+        not hold a place there."""
+        job.abandoned = True
+        with self._lock:
+            queue = self._queues.get(job.table)
+            if queue is not None and job in queue:
+                queue.remove(job)
+                if not queue:
+                    del self._queues[job.table]
+                    self._order.remove(job.table)
 
     # ---- the dispatcher thread -------------------------------------------------------------
 
@@ -633,8 +648,9 @@ class BotPool:
         with self._lock:
             for conn in ready:
                 if conn is self._wake_r:
-                    while self._wake_r.poll():
-                        self._wake_r.recv_bytes()
+                    with contextlib.suppress(OSError):  # drained
+                        while self._wake_r.recv(4096):
+                            pass
                     continue
                 worker = by_conn[conn]  # type: ignore[index]
                 if self._workers[worker.slot] is not worker:
