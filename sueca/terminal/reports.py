@@ -33,10 +33,18 @@ def print_check(report: dict[str, Any], rules: Rules, console: Console) -> None:
         console.print(f"[red]invalid[/red] at {where}: {error['reason']}", markup=True)
 
 
+def _drop_empty_notes(table: Table) -> None:
+    """The last column (unfinished deals, redeals, cries) only where some deal has a note: an
+    empty, unlabelled column said nothing."""
+    notes = table.columns[-1]
+    if not any(str(cell) for cell in notes.cells):
+        table.columns.pop()
+
+
 def _bidding_report(report: dict[str, Any], console: Console) -> None:
     table = Table(title="Sueca record", title_justify="left")
     for column in ("Deal", "Trump", "Bids", "Contract", "Points", "Result", "Game points",
-                   "Match", ""):
+                   "Match", "Notes"):
         table.add_column(column, justify="right" if column in ("Deal", "Points") else "left")
     score: list[int] = []
     for index, deal in enumerate(report["deals"]):
@@ -60,6 +68,7 @@ def _bidding_report(report: dict[str, Any], console: Console) -> None:
             " ".join(map(str, deal["game_points"])) if deal["finished"] else "",
             " ".join(map(str, score)), "" if deal["finished"] else "unfinished",
         )
+    _drop_empty_notes(table)
     console.print(table)
     console.print("Bids in bidding order from the dealer (- a pass); contract: declarer: bid, "
                   "called card + partner; points: the declarer's side – the defenders'; game "
@@ -71,8 +80,8 @@ def _bidding_report(report: dict[str, Any], console: Console) -> None:
 
 def _team_report(report: dict[str, Any], rules: Rules, console: Console) -> None:
     table = Table(title="Sueca record", title_justify="left")
-    for column in ("Deal", "Trump", "Tricks", "Points", "Game points", "Match", ""):
-        table.add_column(column, justify="right" if column not in ("Trump", "") else "left")
+    for column in ("Deal", "Trump", "Tricks", "Points", "Game points", "Match", "Notes"):
+        table.add_column(column, justify="right" if column not in ("Trump", "Notes") else "left")
     score = [0, 0]
     for index, deal in enumerate(report["deals"]):
         tricks = [0, 0]
@@ -95,6 +104,7 @@ def _team_report(report: dict[str, Any], rules: Rules, console: Console) -> None
                 f"{'proven' if d['correct'] else 'wrong'}"
                 for d in deal.get("denunciations") or ()]),
         )
+    _drop_empty_notes(table)
     console.print(table)
     match = report["match"]
     console.print(f"Match score (team 0 – team 1): {match['score'][0]}–{match['score'][1]}"
@@ -114,8 +124,8 @@ def print_solution(state: State, solution: Solution, console: Console) -> None:
     console.print(f"Perfect play: team 0 takes {points[0]}, team 1 takes {points[1]} "
                   f"of the {sum(points)} points left")
     table = Table(title_justify="left")
-    for column in ("Card", "Team 0", "Team 1", ""):
-        table.add_column(column, justify="left" if column in ("Card", "") else "right")
+    for column in ("Card", "Team 0", "Team 1", "vs best"):
+        table.add_column(column, justify="left" if column in ("Card", "vs best") else "right")
     ordered = sorted(solution.moves.items(), key=lambda item: (-item[1][side], item[0]))
     for card, (a, b) in ordered:
         loss = points[side] - (a, b)[side]
