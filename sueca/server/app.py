@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -49,10 +50,13 @@ from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import GameRecord, check, dumps
 from sueca.rules import RulesError
 from sueca.server import views
+from sueca.server.account_routes import AccountsWeb
+from sueca.server.accounts import Sessions, load_secret
 from sueca.server.botpool import default_bot_workers
 from sueca.server.guard import Guard, GuardMiddleware
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
+from sueca.server.ratings import record_finished
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
@@ -220,6 +224,7 @@ def create_app(
     socket_idle: float = SOCKET_IDLE,
     bot_workers: int = 0,
     cluster: ClusterOptions | None = None,
+    secret: bytes | None = None,
 ) -> Starlette:
     """The server app. ``db_path``: the SQLite file (default: the user's data directory);
     ``storage`` replaces it with another :class:`Storage`; ``timing`` paces the bots and the
@@ -229,7 +234,9 @@ def create_app(
     allowed besides the server's own (:class:`~sueca.server.guard.Guard`); ``socket_idle``
     the seconds a socket may stay silent; ``bot_workers`` the processes bots think in
     (:mod:`~sueca.server.botpool`; 0: threads of this process); ``cluster``: run as one
-    worker of a cluster (PostgreSQL and Redis: :mod:`~sueca.server.node`) instead."""
+    worker of a cluster (PostgreSQL and Redis: :mod:`~sueca.server.node`) instead;
+    ``secret`` signs the session cookies of accounts (:mod:`~sueca.server.accounts`; None: a
+    new one, so sessions end with the process)."""
 
     holder: dict[str, Rooms] = {}
     nodes: dict[str, Node] = {}  # this worker's part of a cluster, if it is one
@@ -244,6 +251,9 @@ def create_app(
 
     def rooms() -> Rooms:
         return holder["rooms"]
+
+    accounts = AccountsWeb(lambda: rooms().writer, Sessions(secret or os.urandom(32)),
+                           web_dir=WEB_DIR)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -260,6 +270,7 @@ def create_app(
                      else SQLiteStorage(db_path or default_db_path(), lock=True))
             registry = Rooms(store, timing or Timing(), seed=seed, bot_workers=bot_workers)
         registry.watcher = index
+        registry.on_match_over = lambda table: record_finished(registry.writer, table)
         if cluster is not None:
             await node.start(lobby=shared)  # it takes the tables nobody owns, as it finds them
         else:
@@ -434,6 +445,8 @@ def create_app(
             return
         conn = Connection(websocket.send_text,
                           None if limits is None else limits.socket_bucket())
+        account = await accounts.account(websocket)  # a logged-in person's seat is his
+        conn.account = None if account is None else (account.id, account.name)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         room.attach(conn)
         try:
@@ -507,12 +520,21 @@ def create_app(
         Route("/api/history/{match_id:number}/record.json", history_record),
         *review_routes(review_service, lambda m: rooms().writer.load_match(m),
                        table_match, review_visible, WEB_DIR),
+        *accounts.routes(),
         WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
                      middleware=[Middleware(GuardMiddleware, guard=guard)])
+
+
+def _secret_path(db_path: str | Path | None) -> Path:
+    """The key file that signs session cookies: beside a SQLite database, else in the user's
+    data directory (a PostgreSQL URL; every worker of one machine shares it)."""
+    if db_path is not None and "://" not in str(db_path) and str(db_path) != ":memory:":
+        return Path(f"{db_path}.secret")
+    return default_db_path().with_name("session.secret")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None = None,
@@ -533,6 +555,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_path: str | Path | None 
     edge = fit_to_file_limit(edge, raise_file_limit())
     options: dict[str, Any] = {
         "timing": Timing(grace=grace), "limits": DEFAULT_LIMITS, "guard": guard,
+        "secret": load_secret(_secret_path(db_path)),
         "bot_workers": default_bot_workers() if bot_workers is None else bot_workers}
     if cluster is not None:
         app = create_app(cluster=cluster, **options)

@@ -128,6 +128,7 @@ class Connection:
         self._send = send
         self.bucket = bucket  # what this socket may still send (None: no rate limit)
         self.seat: int | None = None
+        self.account: tuple[int, str] | None = None  # a logged-in person's (id, name)
         self._outbox: deque[tuple[str, str]] = deque()
         self._wake = asyncio.Event()
         self.closed = False
@@ -206,6 +207,11 @@ class Room:
         self._ready_event = asyncio.Event()
         self._timers: dict[int, asyncio.TimerHandle] = {}  # per seat: its grace period
         self.latencies: list[float] | None = None  # set to a list to record move latencies
+        # Told of each finished match once it is stored (ratings.record_finished): what it
+        # returns, the rating change, is shown to the table until the next match starts.
+        self.on_match_over: Callable[[Table], Awaitable[dict[str, Any] | None]] | None = None
+        self.rating: dict[str, Any] | None = None
+        self._recorded = -1  # the match whose end was recorded
         now = time.monotonic()
         for seat, config in enumerate(table.seats):
             if config.kind == "human":
@@ -363,6 +369,29 @@ class Room:
             raise TableError(UNSAVED, "storage_unavailable") from None
         table.saved(match_id)
         self._outage = False
+        self.match_over()
+
+    def match_over(self) -> None:
+        """Once a finished match is stored, record it (ratings) in the background."""
+        table = self.table
+        if (self.on_match_over is None or table.phase != "match_over" or table.pending
+                or table.match_id < 0 or self._recorded == table.match_id):
+            return
+        self._recorded = table.match_id
+        asyncio.get_running_loop().create_task(self._record(table))
+
+    async def _record(self, table: Table) -> None:
+        assert self.on_match_over is not None
+        try:
+            shown = await self.on_match_over(table)
+        except Exception as error:  # the match is stored; only its rating waits
+            log.warning("table %s: match %d not recorded for ratings: %s: %s", table.id,
+                        table.match_id, type(error).__name__, error)
+            self._recorded = -1
+            return
+        if shown is not None and self.table.match_id == shown["match"]:
+            self.rating = shown
+            self.broadcast()
 
     def _read(self, conn: Connection, raw: str | bytes) -> dict[str, Any]:
         """A message checked for its rate, size and shape."""
@@ -437,6 +466,8 @@ class Room:
             # own (docs/server.md).
             raise TableError(f"this connection already sits at seat {conn.seat}; open another "
                              "connection for another seat", "already_seated")
+        if conn.account is not None:
+            self.table.link_account(seat, *conn.account)
         self.table.claim(seat)
         await self._save()  # the seat is the player's once that is stored (a restart knows)
         conn.seat = seat
@@ -470,6 +501,8 @@ class Room:
             if "common" not in cache:
                 common = views.table_part(self.table, self.presence(), self.ready,
                                           waits=self.waits(), gathering=self.gathering())
+                if self.rating is not None and self.rating["match"] == self.table.match_id:
+                    common["rating"] = self.rating  # the finished match's rating change
                 cache["common"] = json.dumps(common, separators=(",", ":"))[1:-1]
             part = (views.public_part(self.table) if seat is None
                     else views.seat_part(self.table, seat))
@@ -560,7 +593,7 @@ class Room:
         async with self.lock:
             if self.table.version != version or not self.bot_plays(seat):
                 return True  # a denunciation, the player came back, a rollback: look again
-            self.table.submit(seat, action)
+            self.table.submit(seat, action, stand_in=standing_in)
             await self._save()
         self.broadcast()
         return True
@@ -612,9 +645,10 @@ class Rooms:
     def __init__(self, storage: Storage, timing: Timing, *, seed: int | None = None,
                  bot_threads: int = 2, bot_workers: int = 0, max_rooms: int = MAX_ROOMS,
                  clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, writer_threads: int = 1) -> None:
         self.storage = storage
-        self.writer = StorageWriter(storage)  # every call on the store, off the event loop
+        # Every call on the store, off the event loop (threads > 1: a pooled store's).
+        self.writer = StorageWriter(storage, writer_threads)
         self._outage = False  # new tables could not be stored, and none has been since
         self.timing = timing
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -624,6 +658,8 @@ class Rooms:
                                 else ThreadBots(bot_threads))
         self.rooms: dict[str, Room] = {}
         self.watcher: RoomWatcher | None = None  # the lobby's index (lobby.LobbyIndex)
+        # Each finished match's record (ratings.record_finished; the app sets it).
+        self.on_match_over: Callable[[Table], Awaitable[dict[str, Any] | None]] | None = None
         self.max_rooms = max_rooms
         self.clock = clock  # idle times (monotonic)
         self.wall = wall  # a table's age (its ``created`` is wall-clock time)
@@ -691,8 +727,10 @@ class Rooms:
         if len(self.rooms) > self.max_rooms:
             self._evict_least_used(keep=table.id)
         room.watcher = self.watcher
+        room.on_match_over = self.on_match_over
         if self.watcher is not None:
             self.watcher.changed(room)
+        room.match_over()  # a match that ended before a restart, not yet recorded
         return room
 
     def get(self, table_id: str) -> Room | None:

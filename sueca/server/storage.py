@@ -48,7 +48,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -56,11 +57,14 @@ from typing import Any, Protocol
 
 from sueca.record import GameRecord
 from sueca.server.history import LegacyDeal, StoredHistoryError, legacy_actions, record_of
+from sueca.server.players import SQLITE_SCHEMA, Execute, PlayerRows
 
 log = logging.getLogger("sueca.server")
 
-SCHEMA_VERSION = 1
-"""1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``)."""
+SCHEMA_VERSION = 2
+"""1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``);
+2: accounts, the players of finished matches, ratings and stand-ins' moves
+(:mod:`sueca.server.players`)."""
 
 BUSY_TIMEOUT = 0.5
 """Seconds a write waits for a lock another connection holds (a backup, an ``sqlite3`` shell)
@@ -148,11 +152,11 @@ class Write:
     (:meth:`Storage.save`) before anyone sees the change."""
 
     method: str  # create_table, save_settings, start_match, add_deal, add_action, score_match
-    args: tuple[Any, ...]
+    args: tuple[Any, ...]  # (add_stand_in: the move just added was a stand-in bot's)
 
 
 WRITE_METHODS = frozenset({"create_table", "save_settings", "start_match", "add_deal",
-                           "add_action", "score_match"})
+                           "add_action", "score_match", "add_stand_in"})
 
 
 def apply_writes(storage: Storage, writes: Sequence[Write]) -> int | None:
@@ -204,6 +208,16 @@ class Storage(Protocol):
                    action: dict[str, Any]) -> None: ...
 
     def score_match(self, match_id: int, score: list[int], winner: int | None) -> None: ...
+
+    def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
+        """The move ``seq`` of the deal was made by a stand-in bot for ``seat``'s absent
+        person (a match with too many is not rated: :mod:`sueca.server.ratings`)."""
+        ...
+
+    def players(self) -> PlayerRows:
+        """The accounts, match players and ratings of this store (:mod:`~sueca.server.
+        players`); called, like the rest, from the writer's thread."""
+        ...
 
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
         """The tables to restore; one whose stored rows cannot be read is logged and left
@@ -343,6 +357,8 @@ class SQLiteStorage:
                 else:
                     for statement in _SCHEMA:
                         self._db.execute(statement)
+                for statement in SQLITE_SCHEMA:  # 1 -> 2: the people's tables
+                    self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._db.execute("COMMIT")
         except BaseException:
@@ -489,6 +505,24 @@ class SQLiteStorage:
             " WHERE id = ?",
             (json.dumps(score), winner, None if winner is None else time.time(), match_id),
         )
+
+    def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
+        self._db.execute("INSERT INTO stand_ins (match_id, deal_idx, seq, seat)"
+                         " VALUES (?, ?, ?, ?)", (match_id, deal_index, seq, seat))
+
+    def players(self) -> PlayerRows:
+        return PlayerRows(self._player_transaction)
+
+    @contextmanager
+    def _player_transaction(self) -> Iterator[Execute]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield lambda sql, params=(): self._db.execute(sql, params).fetchall()
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     # ---- reads -----------------------------------------------------------------------------
 

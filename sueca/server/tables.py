@@ -87,6 +87,7 @@ class SeatConfig:
     level: str = STRONGEST
     token: str = ""
     claimed: bool = False
+    account: int | None = None  # the account of the logged-in person who took it (accounts.py)
 
     def matches(self, token: str) -> bool:
         # compare_digest takes ASCII text only (a TypeError otherwise); a token is ASCII, so
@@ -427,7 +428,7 @@ class Table:
         asked = self.asked()
         return None if asked is None else asked[0]
 
-    def submit(self, seat: int, action: Action) -> None:
+    def submit(self, seat: int, action: Action, *, stand_in: bool = False) -> None:
         """``seat`` (a person's or a bot's own seat: the dummy's partner for its cards) makes
         ``action``: the one way a move reaches the match. Raises :class:`TableError` (nothing
         is asked now, not that, or not of this seat) or
@@ -437,7 +438,10 @@ class Table:
         once."""
         if type(action) is not Denounce:
             self._check_turn(seat, action)
+        row, seq = self._row, self._seq  # where the listener stores this move
         self.referee.submit(seat, action)
+        if stand_in:  # a bot's move for an absent person: counted against rating the match
+            self._write("add_stand_in", self.match_id, row, seq, seat)
         state = self.state
         if state is not None and state.redeal_by is not None:
             self.referee.deal()
@@ -539,6 +543,20 @@ class Table:
             self._write("save_settings", self.id, self.settings())
             self.version += 1
             self._settle()
+
+    def link_account(self, seat: int, account_id: int, name: str) -> None:
+        """A logged-in person takes his seat: the seat is his account's from now on (its
+        matches count for it) and bears the account's name. A seat already another
+        account's is refused."""
+        config = self.seats[seat]
+        if config.account == account_id:
+            return
+        if config.account is not None:
+            raise TableError("this seat was taken by another account", "other_account")
+        config.account = account_id
+        config.name = clean_name(name)
+        self._write("save_settings", self.id, self.settings())
+        self.version += 1
 
     def rename(self, seat: int, name: str) -> None:
         """A person names his own seat (the page asks an invited friend on joining): cleaned
