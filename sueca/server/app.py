@@ -110,7 +110,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 # A refusal's HTTP status where it is not the handler's usual one: a store that failed is the
 # server's trouble, not the request's (nothing changed; the same request may be made again).
-_STATUS = {"storage_unavailable": 503}
+_STATUS = {"storage_unavailable": 503, "worker_unavailable": 503, "no_table": 404}
 
 
 def _unreadable() -> JSONResponse:
@@ -264,7 +264,7 @@ def create_app(
             node, store = await open_node(cluster, timing or Timing(), seed=seed,
                                           bot_workers=bot_workers)
             registry = node.rooms
-            nodes["node"] = node
+            nodes["node"] = app.state.node = node
         else:
             store = (storage if storage is not None
                      else SQLiteStorage(db_path or default_db_path(), lock=True))
@@ -347,18 +347,21 @@ def create_app(
         }, status_code=201)
 
     async def take_seat(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
         try:
-            room = await rooms().find(request.path_params["table_id"])
+            # A cluster's worker asks the table's owner, wherever it is (node.py).
+            room = None if "node" in nodes else await rooms().find(table_id)
         except TableError as error:
             return _error(_STATUS.get(error.code, 404), error.code, str(error))
         try:
             data = await read_json(request)
             name = data.get("name", "") if isinstance(data, dict) else ""
-            token = await room.take_open_seat(request.path_params["seat"],
-                                              name if isinstance(name, str) else "")
+            name = name if isinstance(name, str) else ""
+            token = (await room.take_open_seat(request.path_params["seat"], name)
+                     if room is not None else
+                     await nodes["node"].take_seat(table_id, request.path_params["seat"], name))
         except TableError as error:
             return _error(_STATUS.get(error.code, 409), error.code, str(error))
-        table_id = room.table.id
         return JSONResponse({"token": token, "link": f"/t/{table_id}#{token}"})
 
     async def list_bots(request: Request) -> Response:
