@@ -21,7 +21,8 @@ stops renewing: its key and its leases lapse together, and the others take its t
 nothing a table needs lives only in a message; the store holds the game):
 - ``<prefix>:to:<worker>``: a worker's inbox, for what another worker relays to the tables it
   owns (a socket's messages) and for the owner's replies to one relayed socket;
-- ``<prefix>:table:<table>``: a table's events (its owner changed);
+- ``<prefix>:tables``: the tables' events, heard by every worker (a table taken over, so the
+  sockets relayed to its old owner follow it at once, not at the next heartbeat);
 - ``<prefix>:lobby``: lobby changes, so every worker's listing shows every worker's tables.
 
 Every message is one JSON object; a message that is not one is dropped with one log line
@@ -118,8 +119,9 @@ class Keys:
     def inbox(self, worker_id: str) -> str:
         return f"{self.prefix}:to:{worker_id}"
 
-    def table(self, table_id: str) -> str:
-        return f"{self.prefix}:table:{table_id}"
+    @property
+    def tables(self) -> str:
+        return f"{self.prefix}:tables"
 
     @property
     def lobby(self) -> str:

@@ -51,6 +51,7 @@ log = logging.getLogger("sueca.server")
 
 ADOPT_EVERY = 1.0  # seconds between two looks for tables nobody owns
 RELAY_QUEUE = 64  # messages of one relayed socket waiting at its owner; more are dropped
+WRITERS = 8  # the store's connections and threads: tables' writes overlap their round trips
 CALL_TIMEOUT = 5.0  # seconds another worker has to answer a request asked of it
 MAX_CALLS = 256  # requests waiting for other workers at once; more are refused
 
@@ -210,6 +211,9 @@ class Node:
             await self.cluster.release(lease)
             return False
         log.info("table %s: taken over by %s (lease %d)", table_id, self.me, lease.token)
+        with contextlib.suppress(RedisError, OSError):  # (the heartbeats find it anyway)
+            await self.cluster.publish(self.cluster.keys.tables, {
+                "op": "owner", "from": self.me, "table": table_id, "token": lease.token})
         # This worker's sockets of the table, relayed until now, join it here (one being
         # routed already finds it here itself).
         for link in self.links.values():
@@ -470,12 +474,12 @@ class Node:
 
     async def _listen(self, ready: asyncio.Event) -> None:
         """This worker's inbox and the lobby, subscribed again whenever Redis comes back."""
-        lobby = self.cluster.keys.lobby
+        lobby, tables = self.cluster.keys.lobby, self.cluster.keys.tables
         failing = False
         while True:
             try:
                 async for channel, message in self.cluster.listen(
-                        self.cluster.keys.inbox(self.me), lobby, ready=ready):
+                        self.cluster.keys.inbox(self.me), lobby, tables, ready=ready):
                     if failing:
                         log.warning("cluster: %s hears its inbox again", self.me)
                         failing = False
@@ -493,10 +497,25 @@ class Node:
                 if self.lobby is not None and message.get("from") != self.me:
                     self.lobby.heard(message)
                 return
+            if channel == self.cluster.keys.tables:
+                self._owner_changed(message)
+                return
             await self._on_message(message)
         except Exception as error:
             log.warning("cluster: a message to %s failed: %s: %s", self.me,
                         type(error).__name__, error)
+
+    def _owner_changed(self, message: dict[str, Any]) -> None:
+        """A table was taken over: this worker's sockets of it that are relayed elsewhere
+        follow it now."""
+        owner, table_id, token = message.get("from"), message.get("table"), message.get("token")
+        if message.get("op") != "owner" or owner == self.me or not isinstance(token, int):
+            return
+        for link in self.links.values():
+            if (link.table_id == table_id and link.owner != self.me
+                    and (link.owner, link.token) != (owner, token)
+                    and not link.moving.locked()):
+                self._move(link)
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         op, sender, link_id = message.get("op"), message.get("from"), message.get("link")
@@ -616,7 +635,7 @@ async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None
                     **rooms_options: Any) -> tuple[Node, PostgresStorage]:
     """A worker joined to its cluster: its store (fenced by its leases), its rooms (none
     yet: it takes tables as it finds them unowned or as sockets ask), and its relays."""
-    store = PostgresStorage(options.db_url, lock=False)
+    store = PostgresStorage(options.db_url, lock=False, pool_size=WRITERS)
     try:
         cluster = Cluster.from_url(options.redis_url, prefix=options.prefix,
                                    lease_ttl=options.lease_ttl,
@@ -632,7 +651,7 @@ async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None
             return None if lease is None else lease.token
 
         rooms = Rooms(LeasedStorage(store, token_for, lease_new), timing, seed=seed,
-                      **rooms_options)
+                      writer_threads=WRITERS, **rooms_options)
         node = Node(cluster, store, rooms, adopt_every=options.adopt_every)
     except BaseException:
         store.close()

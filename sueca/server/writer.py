@@ -35,11 +35,14 @@ class StorageUnavailable(RuntimeError):
 
 
 class StorageWriter:
-    """Every call on ``storage``, made on one thread and awaited."""
+    """Every call on ``storage``, made on one thread and awaited. ``threads`` > 1 only for a
+    store whose connections are a pool (PostgreSQL, over the network): calls of different
+    tables then overlap their round trips, while each room still awaits its own writes one at
+    a time (its lock), so a table's writes keep their order."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, threads: int = 1) -> None:
         self.storage = storage
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sueca-store")
+        self._thread = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sueca-store")
 
     async def call(self, method: Callable[..., T], *args: object) -> T:
         """``method(*args)`` (a method of the store) on the store's thread."""
