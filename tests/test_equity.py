@@ -188,7 +188,8 @@ def test_playing_for_the_match_takes_the_sure_61_over_more_points() -> None:
     assert min(sure_totals) >= 61  # the sure card makes 61 in every world
     assert min(more_totals) < 61  # the other falls short in some...
     assert sum(more_totals) > sum(sure_totals)  # ...though it takes more points on average
-    assert match_bot.last_means[sure] > 0.999
+    assert match_bot.last_equity[sure] > 0.999
+    assert match_bot.last_means[sure] < match_bot.last_means[more]  # fewer points, the 61 sure
     assert "wins the match" in match_bot.explain(info)[1]
     with pytest.raises(ValueError, match="goal"):
         PimcBot().configure({"goal": "glory"})

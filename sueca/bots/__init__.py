@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sueca.bots.base import Bot
+from sueca.bots.beginner import BeginnerBot
 from sueca.bots.heuristic import HeuristicBot
 from sueca.bots.ismcts import IsmctsBot
 from sueca.bots.levels import BY_NAME, LEVELS
@@ -35,14 +36,15 @@ PrefixFactory = Callable[[str, int | None], Bot]
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "novice": BeginnerBot,  # the beginner level's bot (sueca.bots.beginner)
     "heuristic": HeuristicBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
 }
 
 # The strongest bot available: what a table seats when the user does not choose (the level
-# "expert", sueca.bots.levels).
-STRONGEST = "pimc"
+# "expert", sueca.bots.levels): pimc playing for the match score (sueca.bots.equity).
+STRONGEST = "expert"
 
 
 # PREFIX:REST specs, by prefix; filled by the packages that define them (sueca.protocol: cmd).

@@ -4,9 +4,10 @@ existing bot spec.
 A level is what the lobby, the table page and every command offer instead of an algorithm's
 name: ``make_bot("strong")`` is the bot its spec names, and ``sueca play --bots beginner``,
 ``sueca arena --bots expert,strong``, a seat's ``"level"`` in ``POST /api/tables`` all take
-them. The mapping is provisional: issue 20 calibrates the levels against one another and
-against people (a level's spec may change then; its name and its place in the order will not).
-Expert is the strongest bot available (:data:`sueca.bots.STRONGEST`).
+them. Issue 20 calibrated them in the arena (BENCHMARKS.md, the level ladder): the beginner is
+the heuristic with a new player's mistakes (:mod:`sueca.bots.beginner`), never random cards;
+strong and expert play for the match score (:mod:`sueca.bots.equity`). Expert is the
+strongest bot available.
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "random", "plays any card the rules allow, as a first-time player might"),
+    Level("beginner", "novice",
+          "knows the rules and wants tricks: leads its kings early, forgets to ruff"),
     Level("intermediate", "heuristic",
           "plays by the table's rules of thumb: follows its partner, saves its trumps"),
-    Level("strong", "ismcts:iterations=300",
-          "thinks ahead over the hands it cannot see (tree search)"),
-    Level("expert", "pimc", "the strongest bot: weighs every deal consistent with what it saw"),
+    Level("strong", "ismcts:iterations=300:goal=match",
+          "thinks ahead over the hands it cannot see (tree search), playing for the match"),
+    Level("expert", "pimc:goal=match",
+          "the strongest bot: weighs every deal consistent with what it saw, playing for "
+          "the match score"),
 )
 BY_NAME = {level.name: level for level in LEVELS}
 DEFAULT_LEVEL = "expert"

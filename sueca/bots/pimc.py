@@ -108,7 +108,8 @@ class PimcBot(Bot):
         self.time_limit = time_limit
         self.fallback = HeuristicBot(seed)
         self.last_worlds = 0  # worlds solved for the last move
-        self.last_means: dict[Card, float] = {}
+        self.last_means: dict[Card, float] = {}  # each card's mean card points, last move
+        self.last_equity: dict[Card, float] = {}  # its chance of winning the match (goal=match)
         self._rate = _START_RATE
         self._core: SearchCore | None = None
         self._core_rules: Rules | None = None
@@ -171,7 +172,7 @@ class PimcBot(Bot):
         if len(one_per_face(legal)) == 1:  # one card, or two copies of it
             self.last_worlds = 0
             return legal[0], "the only legal card"
-        means = self.evaluate(info)
+        means = self.evaluate(info)  # the goal's: card points, or the match's chance
         if self.last_worlds < self.min_worlds:
             card, reason = self.fallback.explain(info)
             return card, (f"{self.last_worlds} worlds solved within the budget, too few; "
@@ -184,7 +185,8 @@ class PimcBot(Bot):
         if self.goal == "match" and plays_for_match(info.rules) and not self.rollouts:
             return card, (
                 f"pimc: {card_name(card)} wins the match {100 * means[card]:.1f}% of the "
-                f"time over {self.last_worlds} sampled deals {how}")
+                f"time ({self.last_means[card]:.1f} points for our side) over "
+                f"{self.last_worlds} sampled deals {how}")
         return card, (
             f"pimc: {card_name(card)} averages {means[card]:.1f} points for our side "
             f"over {self.last_worlds} sampled deals {how}"
@@ -210,6 +212,7 @@ class PimcBot(Bot):
         core.clear()
         team = info.teams[info.seat]
         totals: dict[Card, float] = {}
+        points_totals: dict[Card, int] = {}
         solved = 0
         started = time.perf_counter()
         ceiling = self._ceiling()
@@ -241,9 +244,11 @@ class PimcBot(Bot):
             if values is None:
                 break  # the budget ran out inside this world: it does not count
             total = remaining_points(state)
-            world = {card: worth(team0 if team == 0 else total - team0)
-                     for card, team0 in values}
-            for card, value in world.items():
+            world: dict[Card, float] = {}
+            for card, team0 in values:
+                ours = team0 if team == 0 else total - team0
+                points_totals[card] = points_totals.get(card, 0) + ours
+                world[card] = value = worth(ours)
                 totals[card] = totals.get(card, 0) + value
             per_world.append(world)
             solved += 1
@@ -252,8 +257,12 @@ class PimcBot(Bot):
             if ceiling is not None and _settled(per_world):
                 break  # an easy decision: the rest of the budget is not needed
         self.last_worlds = solved
-        self.last_means = {c: v / solved for c, v in totals.items()} if solved else {}
-        return self.last_means
+        # The card points a card averages, whatever the goal (hints and reviews show them);
+        # playing for the match, the chance of winning it too.
+        self.last_means = {c: v / solved for c, v in points_totals.items()} if solved else {}
+        self.last_equity = {c: v / solved for c, v in totals.items()} if (
+            solved and worth is not float) else {}
+        return self.last_equity or self.last_means
 
     def _worth(self, info: InformationState) -> Callable[[int], float]:
         """What the side's points from the remaining tricks are worth to it: the points, or
