@@ -374,6 +374,8 @@ class PostgresStorage:
             deal_rows = conn.execute(
                 "SELECT idx, dealer, hands, trump_card FROM deals WHERE match_id = %s"
                 " ORDER BY idx", (match_id,)).fetchall()
+            settings_row = conn.execute("SELECT settings FROM tables WHERE id = %s",
+                                        (row[0],)).fetchone()
         table_id, number, rules, first_dealer, seats, started, finished, score, winner = row
         actions: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         for deal_idx, seat, action in action_rows:
@@ -384,13 +386,21 @@ class PostgresStorage:
             id=int(match_id), table_id=table_id, number=number, rules=json.loads(rules),
             first_dealer=first_dealer, deals=deals, seats=json.loads(seats), started=started,
             finished=finished, score=json.loads(score) if score is not None else None,
-            winner=winner)
+            winner=winner, practice=_practice(settings_row))
 
     def close(self) -> None:
         self._pool.close()
         if self._lock_conn is not None:
             self._lock_conn.close()  # the advisory lock ends with its session
             self._lock_conn = None
+
+
+def _practice(settings_row: Any) -> bool:
+    """Whether a table's stored settings make it a practice table (hints on request)."""
+    try:
+        return settings_row is not None and json.loads(settings_row[0]).get("practice") is True
+    except (ValueError, AttributeError, TypeError):
+        return False
 
 
 class LeasedStorage:

@@ -180,3 +180,30 @@ def test_the_lobby_makes_a_practice_table_and_the_hint_button_answers(
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "web-practice-hint.png"))
         assert not errors, errors
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_both_stores_say_a_practice_tables_matches_are_practice(
+        backend: str, tmp_path: Path) -> None:
+    from services import fresh_postgres_database
+
+    from sueca.server.backends import open_storage
+
+    def check(where: str) -> None:
+        store = open_storage(where, lock=False)
+        try:
+            for table_id, settings in (("p1", {"seats": [], "practice": True}),
+                                       ("p2", {"seats": []})):
+                store.create_table(table_id, settings)
+                match_id = store.start_match(table_id, {"variant": "standard"}, first_dealer=0,
+                                             seats=["Ana", "Bruno", "Carla", "Duarte"])
+                match = store.load_match(match_id)
+                assert match is not None and match.practice is ("practice" in settings)
+        finally:
+            store.close()
+
+    if backend == "sqlite":
+        check(str(tmp_path / "sueca.db"))
+    else:
+        with fresh_postgres_database() as url:
+            check(url)
