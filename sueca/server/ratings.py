@@ -207,4 +207,14 @@ async def record_finished(writer: StorageWriter, table: Table) -> dict[str, Any]
             shown.append({"seat": seat, "before": round(change.before, 2),
                           "after": round(change.after, 2)})
     return {"match": match_id, "kind": kind, "rated": judged.ladder is not None,
-            "ladder": judged.ladder, "reason": judged.reason, "changes": shown}
+            "ladder": judged.ladder, "reason": judged.reason,
+            "reason_code": None if judged.reason is None else _REASONS.get(judged.reason,
+                                                                           "stand_in"),
+            "changes": shown}
+
+
+# A reason's code, which the pages say in their language (i18n.js: unrated_CODE).
+_REASONS = {"this kind of table is not rated": "kind", "a practice table": "practice",
+            "bots of mixed levels on a side": "bot_levels",
+            "the same level on both sides": "bot_levels", "a bot sat at the table": "bot",
+            "a guest played": "guest", "one account at two seats": "twice"}

@@ -793,6 +793,20 @@ function renderSummary() {
   const [a, b] = teamsInOrder();
   const seated = view.you !== null && view.you !== undefined;
   const ready = seated && view.ready.includes(view.you);
+// The finished match's rating change (sueca/server/ratings.py): each rated seat's rating
+// before and after, or why the match is not rated.
+function ratingChange(rating) {
+  if (!rating.rated) {
+    return `<p class="muted" id="rating-change">${t("unrated", { reason: t(`unrated_${rating.reason_code}`) })}</p>`;
+  }
+  const lines = rating.changes.map((c) => {
+    const delta = c.after - c.before;
+    return `<li>${escapeHtml(seatName(c.seat))}: ${c.before.toFixed(1)} → <strong>${c.after.toFixed(1)}</strong>
+      (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})</li>`;
+  }).join("");
+  return `<div id="rating-change"><h3>${t("rating_change")}</h3><ul>${lines}</ul></div>`;
+}
+
   let title = t("end_of_deal");
   let headline = s.tie ? `<p><strong>${t("tie")}</strong></p>` : "";
   let action = "";
@@ -828,6 +842,7 @@ function renderSummary() {
     // next deal starts the cry itself: never in the match-over dialog (a won match stands).
     if (s.revoked_by !== null && s.revoked_by !== undefined) {
       headline += `<p class="denunciation"><strong>${t("summary_revoke", {
+    if (view.rating) headline += ratingChange(view.rating);
         team: teamLabel(1 - s.revoked_by), n: penaltyText(view.renuncia.penalty_scored) })}</strong></p>`;
     }
     (s.false_denunciations || []).forEach((count, side) => {
