@@ -12,14 +12,11 @@ import pytest
 from sueca.arena.tournament import run_arena
 from sueca.rules import STANDARD, preset
 
-ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install "
-                                        "'sueca[ray]')")
-
-pytestmark = pytest.mark.slow  # starting Ray takes about ten seconds here
-
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install "
+                                            "'sueca[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield
@@ -33,6 +30,7 @@ def figures(result: Any) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow  # starting Ray takes about ten seconds here
 def test_ray_gives_the_local_backend_s_results(local_ray: None, tmp_path: Path) -> None:
     bots = ["heuristic", "random", "heuristic+signals"]
     here = run_arena(STANDARD, bots, deals=4, seed=5, workers=1, records_dir=tmp_path / "here")
@@ -47,6 +45,7 @@ def test_ray_gives_the_local_backend_s_results(local_ray: None, tmp_path: Path) 
         assert (tmp_path / "there" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
 
 
+@pytest.mark.slow
 def test_ray_with_a_sequential_test_and_a_bidding_table(local_ray: None) -> None:
     here = run_arena(STANDARD, ["heuristic", "random"], deals=30, seed=2, workers=1,
                      sprt=(0.0, 200.0))
