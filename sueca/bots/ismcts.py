@@ -30,12 +30,15 @@ import math
 import random
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.bidding import choose_bid, choose_call
-from sueca.bots.equity import DealStakes, deal_stakes, plays_for_match
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
+
+if TYPE_CHECKING:
+    from sueca.bots.equity import DealStakes
 from sueca.state import State
 from sueca.worlds import sample_state
 
@@ -145,6 +148,8 @@ class IsmctsBot(Bot):
             return legal[0], root
         rng = self.rng
         self._stakes = None
+        from sueca.bots.equity import deal_stakes, plays_for_match  # (see pimc's _worth)
+
         if self.goal == "match" and plays_for_match(info.rules):
             teams = info.teams
             next_dealer = teams[(info.dealer + 1) % info.rules.players]

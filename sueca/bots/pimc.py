@@ -51,7 +51,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
-from sueca.bots.equity import match_worth, plays_for_match
 from sueca.bots.heuristic import HeuristicBot
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
@@ -182,7 +181,7 @@ class PimcBot(Bot):
         card = max(legal, key=lambda c: (means[c], -points[c], -c))
         how = ("played out by the heuristic from each card" if self.rollouts
                else "solved double-dummy")
-        if self.goal == "match" and plays_for_match(info.rules) and not self.rollouts:
+        if self.last_equity and not self.rollouts:
             return card, (
                 f"pimc: {card_name(card)} wins the match {100 * means[card]:.1f}% of the "
                 f"time ({self.last_means[card]:.1f} points for our side) over "
@@ -269,6 +268,10 @@ class PimcBot(Bot):
         playing for the match (``goal=match``), its chance of winning the match once the deal
         ends with them (:func:`sueca.bots.equity.deal_worth`). The worth of every possible
         total is looked up, not computed, in the worlds loop."""
+        # Imported here: ``python -m sueca.bots.equity`` runs the module as a script, which
+        # must not be imported first by the package.
+        from sueca.bots.equity import match_worth, plays_for_match
+
         if self.goal != "match" or not plays_for_match(info.rules):
             return float
         worth = match_worth(self, info)
