@@ -189,6 +189,23 @@ def test_a_worker_that_dies_is_replaced_and_the_move_sent_again(tmp_path: Path) 
             time.sleep(0.05)
 
 
+def test_workers_that_cannot_start_are_tried_again_slowly(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from sueca.server import botpool
+
+    monkeypatch.setattr(botpool, "_WORKER", "import sys; sys.exit(3)")
+    info = opening()
+    with BotPool(1, deadline=1.0) as bots:
+        started = time.monotonic()
+        action = asyncio.run(bots.decide(SleepyBot(0.0), info, table="t", where="t"))
+        assert action == Play(info.legal_moves()[0])  # no worker: the plain answer, in time
+        time.sleep(2.0)
+        elapsed = time.monotonic() - started
+        # Pauses of 1, 2, 4... seconds between tries: a handful in 3 s, not a busy loop.
+        assert 1 <= bots.stats.replaced <= 3, (bots.stats.replaced, elapsed)
+    assert sum("a new one takes its place" in r.getMessage() for r in caplog.records) <= 3
+
+
 def test_the_queue_serves_tables_in_turn() -> None:
     info = opening()
     finished: list[str] = []
