@@ -339,21 +339,18 @@ class Room:
                 if message["type"] == "join":
                     await self._join(conn, message.get("token"))
                     return
-                ready = set(self.ready)
-                try:
-                    self._handle(conn, message, received)
-                    await self._save()
-                except TableError:
-                    self.ready = ready  # a rematch the store refused: still asked for
-                    raise
+                ready = set(self.ready)  # a rematch the store refuses: still asked for
+                self._handle(conn, message, received)
+                await self._save(ready)
                 self.broadcast()
         except (TableError, IllegalMoveError) as error:
             code = error.code if isinstance(error, TableError) else error.reason
             conn.push("error", _error(code, str(error)))
 
-    async def _save(self) -> None:
+    async def _save(self, ready: set[int] | None = None) -> None:
         """Store the table's pending writes (the change just made), or, if the store fails,
-        roll the table back to what the store holds and raise ``storage_unavailable``."""
+        roll the table back to what the store holds (and who was ready to ``ready``) and
+        raise ``storage_unavailable``."""
         table = self.table
         if not table.pending or self.writer is None:
             return
@@ -365,6 +362,8 @@ class Room:
                 log.warning("table %s: the store failed (%s); its changes are refused until "
                             "it works again", table.id, error)
             self.table = table.rolled_back()
+            if ready is not None:
+                self.ready = ready
             self.broadcast()  # nothing changed; those who came meanwhile get their view
             raise TableError(UNSAVED, "storage_unavailable") from None
         table.saved(match_id)

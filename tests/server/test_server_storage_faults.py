@@ -435,3 +435,38 @@ def test_after_a_restart_between_deals_the_summary_waits_for_the_players(tmp_pat
 
     with LiveServer(str(db), timing=timing) as server:
         asyncio.run(scenario(server))
+
+
+def test_a_refused_rematch_keeps_the_finished_match_and_who_asked(tmp_path: Path) -> None:
+    db = tmp_path / "sueca.db"
+    store = SQLiteStorage(db)
+    try:
+        seats = [SeatConfig("human", f"P{s}", token=f"tok{s}", claimed=True) for s in range(4)]
+        table = Table.create("t", Rules(match_target=1), seats, store, random.Random(3))
+        while table.phase != "match_over":
+            seat, request = table.asked()  # type: ignore[misc]
+            table.submit(seat, Play(request.legal[0]))  # type: ignore[attr-defined]
+    finally:
+        store.close()
+    faulty = FaultyStorage(db, lock=True)
+
+    async def scenario(server: LiveServer) -> None:
+        players = [await join(server.ws, "t", f"tok{s}", s) for s in range(4)]
+        for p in players[:3]:
+            await p.send({"type": "rematch"})
+            await p.sync()
+        faulty.failing = True
+        await players[3].send({"type": "rematch"})  # the last one asked: the new match
+        assert (await players[3].recv_until("error"))["code"] == "storage_unavailable"
+        view = await players[0].sync()
+        assert view["phase"] == "match_over" and view["score"]["number"] == 1
+        assert sorted(view["ready"]) == [0, 1, 2]  # those who asked are still asking
+        faulty.failing = False
+        await players[3].send({"type": "rematch"})
+        view = (await players[3].recv_until("state"))["view"]
+        assert view["phase"] == "playing" and view["score"]["number"] == 2
+        for p in players:
+            await p.socket.close()
+
+    with LiveServer(str(db), storage=faulty) as server:
+        asyncio.run(scenario(server))
