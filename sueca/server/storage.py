@@ -314,6 +314,9 @@ class SQLiteStorage:
         self._open_schema(Path(path) if on_disk else None)
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
+        # A truncating checkpoint makes writers wait; this server's own batches wait for it
+        # here rather than fail after the busy timeout (meant for locks held elsewhere).
+        self._truncating = threading.Lock()
         if on_disk:
             # A checkpoint copies the log into the database and syncs it to disk, which can
             # take tens of milliseconds: do it on another connection in another thread, so a
@@ -434,7 +437,8 @@ class SQLiteStorage:
         checkpoint waits the writers out for a moment and empties it."""
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         if self._wal is not None and _size(self._wal) > self._journal_size_limit:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            with self._truncating:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _checkpoint_now(self) -> None:
         """One checkpoint, on this connection, now (tests)."""
@@ -444,7 +448,8 @@ class SQLiteStorage:
 
     def save(self, writes: Sequence[Write]) -> int | None:
         """Make ``writes`` in one transaction (:meth:`Storage.save`): all, or none."""
-        self._db.execute("BEGIN IMMEDIATE")
+        with self._truncating:
+            self._db.execute("BEGIN IMMEDIATE")
         try:
             started = apply_writes(self, writes)
             self._db.execute("COMMIT")
