@@ -45,6 +45,7 @@ from sueca.server.accounts import (
     verify,
 )
 from sueca.server.players import BOTS, PEOPLE, Account, ordinal
+from sueca.server.ratings import MODEL
 from sueca.server.writer import StorageUnavailable, StorageWriter
 
 MAX_BODY = 4096
@@ -317,6 +318,8 @@ class AccountsWeb:
         if kind not in KINDS:
             raise AccountError("kind is four or italiana5", "bad_query")
         history = await self._call(self._rows().rating_history, PEOPLE, str(account.id), kind)
+        if history:  # the line starts where every newcomer does
+            history.insert(0, (0, history[0][1], float(MODEL.mu), float(MODEL.sigma)))
         return Response(rating_svg(history), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-cache"})
 

@@ -56,6 +56,7 @@ from sueca.server.botpool import default_bot_workers
 from sueca.server.guard import Guard, GuardMiddleware
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
+from sueca.server.quickplay import QuickPlay
 from sueca.server.ratings import record_finished
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
@@ -254,6 +255,7 @@ def create_app(
 
     accounts = AccountsWeb(lambda: rooms().writer, Sessions(secret or os.urandom(32)),
                            web_dir=WEB_DIR)
+    quickplay = QuickPlay(rooms, accounts)  # the queue and friends' invitations
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -524,12 +526,15 @@ def create_app(
         *review_routes(review_service, lambda m: rooms().writer.load_match(m),
                        table_match, review_visible, WEB_DIR),
         *accounts.routes(),
+        *quickplay.routes(),
         WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(GuardMiddleware, guard=guard)])
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(GuardMiddleware, guard=guard)])
+    app.state.quickplay = quickplay  # its rules: a test's may be a shorter match
+    return app
 
 
 def _secret_path(db_path: str | Path | None) -> Path:

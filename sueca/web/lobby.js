@@ -144,7 +144,8 @@ function showInvites(data) {
     }
     return `<div class="invite"><span>${t("seat_n", { n: s.seat + 1 })}</span>
       <input type="text" readonly value="${escapeHtml(url)}" aria-label="${t("seat_n", { n: s.seat + 1 })}">
-      <button class="btn small copy" type="button" data-url="${escapeHtml(url)}">${t("copy")}</button></div>`;
+      <button class="btn small copy" type="button" data-url="${escapeHtml(url)}">${t("copy")}</button>
+      ${friendInvite(data.id, s)}</div>`;
   });
   list.innerHTML = rows.join("");
   for (const button of list.querySelectorAll(".copy")) {

@@ -14,7 +14,7 @@ function render() {
   const p = profile;
   const ratings = Object.entries(p.ratings).map(([kind, r]) =>
     `<li>${t(`kind_${kind}`)}: <strong class="rating" data-kind="${kind}">${fmt(r.rating, 1)}</strong>
-      <span class="muted">(${r.matches} ${t("matches").toLowerCase()})</span></li>`).join("");
+      <span class="muted">(${t("matches")}: ${r.matches})</span></li>`).join("");
   const partners = p.partners.map((x) => `<li>${escapeHtml(seatLabel(x.name))} · ${x.matches}</li>`).join("");
   const last = p.last.map((m) => `<tr><td>${new Date(m.finished * 1000).toLocaleDateString(LANG)}</td>
     <td>${m.seats.map((s) => escapeHtml(seatLabel(s))).join(", ")}</td>
