@@ -26,6 +26,7 @@ import hmac
 import random
 import secrets
 import time
+from collections import deque
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
@@ -59,6 +60,7 @@ SeatKind = Literal["human", "bot", "dummy"]
 Phase = Literal["playing", "deal_over", "match_over"]
 
 NAME_MAX = 24
+SETS_KEPT = 20  # the latest match results a table keeps for its tally (gato, chapéu)
 # What each move answers, and how a refusal names it and the move the table waits for.
 _ASKED_BY: dict[type, type] = {Play: AskCard, Bid: AskBid, Call: AskCall, Redeal: AskRedeal}
 _WHAT = {Play: "card may be played", Bid: "bid", Call: "card is to be called",
@@ -186,6 +188,10 @@ class Table:
         self._row = -1  # the deal in play's row
         self._seq = 0  # its moves stored so far
         self._asked: tuple[tuple[int, int], tuple[int, Request] | None] | None = None
+        # The matches won at this table since it was loaded (the web sheet's tally across
+        # rematches): per side, or per seat at a bidding table, and the latest results.
+        self.sets = [0] * rules.score_slots
+        self.set_results: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=SETS_KEPT)
         # Store first: the writes of a change not stored yet, and what the store holds.
         self.autosave = autosave  # store at the end of each call (else the room stores them)
         self._pending: list[Write] = []
@@ -295,6 +301,7 @@ class Table:
 
     def start_match(self) -> None:
         """A new match at this table (the first, or a rematch), its first hand dealt."""
+        self._tally()
         match = Match(self.rules, first_dealer=self.rng.randrange(self.rules.players))
         self._write("start_match", self.id, self.rules.to_dict(), match.first_dealer,
                     self.seat_names())
@@ -307,6 +314,13 @@ class Table:
         self._seat(match)
         self.referee.deal(first)
         self._settle()
+
+    def _tally(self) -> None:
+        """Count the match just won, before a rematch replaces it."""
+        match = self.referee.match
+        if match.is_over and match.winner is not None:
+            self.sets[match.winner] += 1
+            self.set_results.append((match.winner, tuple(match.score)))
 
     def _seat(self, match: Match) -> None:
         """A referee for ``match``: this match's bots at the bot seats, nobody at the others

@@ -734,6 +734,22 @@ function renderSeatScore() {
     <p class="muted">${t("target", { n: gamesText(view.match_target) })} · ${t("each_player")}</p>`;
 }
 
+// The matches each side has won at this table across rematches, and the score-sheet lore of
+// the match to 4 games: a gato (the losers never scored), a chapéu (they scored one).
+function setsTally(a, b) {
+  const sets = view.sets;
+  if (!sets || !sets.won.some((n) => n)) return "";
+  const marks = view.scoring === "games" && view.match_target === 4
+    ? sets.last.map((r) => {
+      const lost = r.score[1 - r.winner];
+      return lost === 0 ? t("gato", { team: teamLabel(r.winner) })
+        : lost === 1 ? t("chapeu", { team: teamLabel(r.winner) }) : "";
+    }).filter(Boolean) : [];
+  return `<p class="sets" id="sets-tally"><strong>${t("sets_won")}</strong>: ${teamLabel(a)} <span data-team="us">${
+    sets.won[a]}</span> · ${teamLabel(b)} <span data-team="them">${sets.won[b]}</span>${
+    marks.length ? `<br><span class="muted">${marks.join(" · ")}</span>` : ""}</p>`;
+}
+
 function renderScore() {
   if (view.score_per_seat) { renderSeatScore(); return; }
   const [a, b] = teamsInOrder();
@@ -750,7 +766,7 @@ function renderScore() {
     <tbody>${rows}</tbody>
     <tfoot><tr><td>${t("total")}</td><td data-team="us">${view.score.match[a]}</td><td data-team="them">${view.score.match[b]}</td></tr></tfoot>
   </table>
-  <p class="muted">${t("target", { n: target })}</p>`;
+  <p class="muted">${t("target", { n: target })}</p>${setsTally(a, b)}`;
 }
 
 function renderFacts() {
@@ -777,6 +793,20 @@ function renderPast() {
      <span>→ ${escapeHtml(seatName(trick.winner))} (${trick.points})</span></div>`).join("")}</div>`;
 }
 
+// The finished match's rating change (sueca/server/ratings.py): each rated seat's rating
+// before and after, or why the match is not rated.
+function ratingChange(rating) {
+  if (!rating.rated) {
+    return `<p class="muted" id="rating-change">${t("unrated", { reason: t(`unrated_${rating.reason_code}`) })}</p>`;
+  }
+  const lines = rating.changes.map((c) => {
+    const delta = c.after - c.before;
+    return `<li>${escapeHtml(seatName(c.seat))}: ${c.before.toFixed(1)} → <strong>${c.after.toFixed(1)}</strong>
+      (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})</li>`;
+  }).join("");
+  return `<div id="rating-change"><h3>${t("rating_change")}</h3><ul>${lines}</ul></div>`;
+}
+
 function renderSummary() {
   const dialog = $("summary");
   if (view.phase === "playing" || !view.summary) {
@@ -793,20 +823,6 @@ function renderSummary() {
   const [a, b] = teamsInOrder();
   const seated = view.you !== null && view.you !== undefined;
   const ready = seated && view.ready.includes(view.you);
-// The finished match's rating change (sueca/server/ratings.py): each rated seat's rating
-// before and after, or why the match is not rated.
-function ratingChange(rating) {
-  if (!rating.rated) {
-    return `<p class="muted" id="rating-change">${t("unrated", { reason: t(`unrated_${rating.reason_code}`) })}</p>`;
-  }
-  const lines = rating.changes.map((c) => {
-    const delta = c.after - c.before;
-    return `<li>${escapeHtml(seatName(c.seat))}: ${c.before.toFixed(1)} → <strong>${c.after.toFixed(1)}</strong>
-      (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})</li>`;
-  }).join("");
-  return `<div id="rating-change"><h3>${t("rating_change")}</h3><ul>${lines}</ul></div>`;
-}
-
   let title = t("end_of_deal");
   let headline = s.tie ? `<p><strong>${t("tie")}</strong></p>` : "";
   let action = "";
@@ -826,6 +842,7 @@ function ratingChange(rating) {
         : `<button class="btn primary" id="rematch" type="button">${t("rematch")}</button>`;
     }
     action += ` <a class="btn" href="/history">${t("history")}</a>`;
+    if (view.rating) headline += ratingChange(view.rating);
   } else if (seated) {
     action = ready ? `<span class="muted">${t("waiting_others")}</span>`
       : `<button class="btn primary" id="next-deal" type="button">${t("next_deal")}</button>`;
@@ -842,7 +859,6 @@ function ratingChange(rating) {
     // next deal starts the cry itself: never in the match-over dialog (a won match stands).
     if (s.revoked_by !== null && s.revoked_by !== undefined) {
       headline += `<p class="denunciation"><strong>${t("summary_revoke", {
-    if (view.rating) headline += ratingChange(view.rating);
         team: teamLabel(1 - s.revoked_by), n: penaltyText(view.renuncia.penalty_scored) })}</strong></p>`;
     }
     (s.false_denunciations || []).forEach((count, side) => {
