@@ -70,6 +70,7 @@ _START_RATE = 2_000_000.0
 # Under a time budget: the share of it the worlds may use (sampling, the fallback and the
 # answer's way back take the rest), and the most worlds a move solves.
 CEILING_SHARE = 0.8
+RATE_MARGIN = 0.75  # of the nodes the measured rate says fit in the time left
 TIMED_WORLDS = 400
 # An easy decision, under a time budget: after this many worlds, the best card ahead of
 # every other by this many standard errors of the paired difference ends the search early.
@@ -230,7 +231,8 @@ class PimcBot(Bot):
                 seconds_left = ceiling - (time.perf_counter() - started)
                 if seconds_left <= 0:
                     break
-                by_time = max(int(seconds_left * self._rate), 1)
+                # Under a margin: the rate is a wall-clock one, and a busy machine's varies.
+                by_time = max(int(seconds_left * self._rate * RATE_MARGIN), 1)
                 limit = min(limit, by_time) if limit else by_time
             state = sample_state(info, self.rng)
             before, clock = core.nodes, time.perf_counter()
