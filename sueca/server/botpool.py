@@ -11,8 +11,9 @@ its random generator's state, whatever it learnt from the match's hooks) and the
 state of the seat asked. The worker decides with :func:`~sueca.bots.base.decide` (the one
 policy for a bot's illegal answer) and sends back the action and the bot's new state, which
 the server's bot object adopts. The bot objects stay where the referee holds them, in the
-server: its hooks (``new_match``, ``deal_over``…) are called there as in-process, and a
-worker keeps nothing between moves. So a bot plays in the pool exactly the card it plays
+server: its hooks (``new_match``, ``deal_over``…) are called there as in-process (one called
+while the move is out keeps its change: the bot takes on the move's state only if it is still
+the bot that was sent), and a worker keeps nothing between moves. So a bot plays in the pool exactly the card it plays
 in-process for the same seed and information (tests/server/test_server_botpool.py), any idle
 worker may take any table's move, a worker that dies loses nothing (the move is sent again,
 unchanged: the same card), and a worker's memory is one bot for one move. What is not copied:
@@ -234,7 +235,8 @@ def _worker_main(fd: int, parent: int) -> None:
             return
         job_id = -1
         try:
-            job_id, bot, info, where = _loads(raw)
+            job_id, pickled_bot, info, where = _loads(raw)
+            bot = _loads(pickled_bot)
             started, cpu = time.perf_counter(), time.process_time()
             action = decide(bot, info, strict=False, where=where)
             think = (time.perf_counter() - started, time.process_time() - cpu)
@@ -373,7 +375,8 @@ class BotPool:
         started = time.perf_counter()
         job_id = next(self._ids)
         try:
-            payload = _dumps((job_id, bot, info, where))
+            pickled_bot = _dumps(bot)
+            payload = _dumps((job_id, pickled_bot, info, where))
         except (pickle.PicklingError, TypeError, AttributeError):
             self.stats.local += 1  # a bot holding a process or a file: decided here
             return await self._local.decide(bot, info, table=table, where=where)
@@ -393,7 +396,11 @@ class BotPool:
                 self._withdraw(job)  # the table closed: nobody waits for this move
                 raise
             else:
-                adopt(bot, state)
+                # A hook the referee called while the bot thought (a cry ended the deal:
+                # deal_over) changed the bot here; that change stands, and the move, which
+                # the room drops then, teaches it nothing.
+                if _dumps(bot) == pickled_bot:
+                    adopt(bot, state)
                 self.latencies.append(time.perf_counter() - started)
                 return action
         return self._fallback(bot, info, table, where, reason, started)

@@ -118,6 +118,20 @@ def test_a_bot_plays_the_same_cards_in_the_pool_as_in_process(
     assert len(pool.pids()) == 2
 
 
+def test_a_hook_called_while_the_bot_thinks_is_not_undone(pool: BotPool) -> None:
+    bot = SleepyBot(0.5)
+    info = opening()
+
+    async def scenario() -> Action:
+        move = asyncio.ensure_future(pool.decide(bot, info, table="t", where="t"))
+        await asyncio.sleep(0.1)
+        bot.pause = 0.25  # what a hook does: the referee tells the bot of the deal's end
+        return await move
+
+    assert asyncio.run(scenario()) == Play(info.legal_moves()[-1])
+    assert bot.pause == 0.25  # not overwritten by the state the bot had when it was asked
+
+
 def test_a_move_past_the_deadline_is_the_plain_answer_and_a_runaway_worker_is_replaced(
         caplog: pytest.LogCaptureFixture) -> None:
     info = opening()
