@@ -13,17 +13,17 @@ policy for a bot's illegal answer) and sends back the action and the bot's new s
 the server's bot object adopts. The bot objects stay where the referee holds them, in the
 server: its hooks (``new_match``, ``deal_over``…) are called there as in-process (one called
 while the move is out keeps its change: the bot takes on the move's state only if it is still
-the bot that was sent), and a worker keeps nothing between moves. So a bot plays in the pool exactly the card it plays
-in-process for the same seed and information (tests/server/test_server_botpool.py), any idle
-worker may take any table's move, a worker that dies loses nothing (the move is sent again,
-unchanged: the same card), and a worker's memory is one bot for one move. What is not copied:
-pimc's 16 MB search table (``PimcBot.__getstate__``), which a worker builds for the move and
-frees after it (every move empties it first, so the play does not depend on it). Rules travel
-as their RECORD.md options and are rebuilt once per worker (:func:`_rules_from_text`), so the
-engine's derived tables are reused from move to move. A worker runs this file alone
-(:data:`_WORKER`), not the ``sueca.server`` package: it needs the bots, not the web server, and
-a job names nothing of this module, so what the server's package imports cannot stop a
-worker from starting. A bot that does not pickle (a ``cmd:``
+the bot that was sent), and a worker keeps nothing between moves. So a bot plays in the pool
+exactly the card it plays in-process for the same seed and information
+(tests/server/test_server_botpool.py), any idle worker may take any table's move, a worker
+that dies loses nothing (the move is sent again, unchanged: the same card), and a worker's
+memory is one bot for one move. What is not copied: pimc's 16 MB search table
+(``PimcBot.__getstate__``), which a worker builds for the move and frees after it (every move
+empties it first, so the play does not depend on it). Rules travel as their RECORD.md options
+and are rebuilt once per worker (:func:`_rules_from_text`), so the engine's derived tables are
+reused from move to move. A worker runs this file alone (:data:`_WORKER`), not the
+``sueca.server`` package: it needs the bots, not the web server, so nothing the server's
+package imports can stop a worker from starting. A bot that does not pickle (a ``cmd:``
 program holds a process) is decided in the server's threads, as before.
 
 **Limits.**
@@ -41,7 +41,7 @@ program holds a process) is decided in the server's threads, as before.
   back; a worker busy on one move longer than ``runaway`` seconds is killed and replaced.
 - *Shutdown*: :meth:`BotPool.close` (the server's lifespan, on Ctrl-C and on SIGTERM) ends
   every worker; a worker also dies with the server (``PR_SET_PDEATHSIG`` on Linux, and the end
-  of its pipe everywhere), so none outlives ``sueca serve``, even one killed with ``kill -9``.
+  of its socket everywhere), so none outlives ``sueca serve``, even one killed with ``kill -9``.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: one worker that dies breaks the whole
 executor (every pending move fails and the pool must be rebuilt), it cannot kill one stuck
@@ -89,7 +89,7 @@ DEFAULT_RSS_LIMIT = 1 << 30  # bytes of resident memory past which a worker is r
 TABLE_QUEUE = 8  # moves one table may have waiting at once
 LATENCY_SAMPLES = 100_000  # latencies kept for the statistics (the newest)
 _LOG_EVERY = 60.0  # seconds between two fallback lines of one table
-_RESPAWN_PAUSE = 1.0  # a worker that died young is replaced after this pause, not at once
+_RESPAWN_PAUSE = 1.0  # the first pause before a worker that could not start is tried again
 
 
 def default_bot_workers() -> int:
