@@ -48,6 +48,8 @@ from sueca.server.storage import (
     Write,
     apply_writes,
 )
+from sueca.server.tournament_rows import POSTGRES_SCHEMA as TOURNAMENT_SCHEMA
+from sueca.server.tournament_rows import TournamentRows
 
 log = logging.getLogger("sueca.server")
 TokenFor = Callable[[str], "int | None"]  # a table's id → the lease token held for it, or None
@@ -104,6 +106,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
     ),
     2: POSTGRES_SCHEMA,  # accounts, match players, ratings, stand-ins' moves (players.py)
+    3: TOURNAMENT_SCHEMA,  # tournaments (tournament_rows.py)
 }
 assert max(_MIGRATIONS) == SCHEMA_VERSION, "a schema version without its PostgreSQL migration"
 
@@ -268,6 +271,9 @@ class PostgresStorage:
 
     def players(self) -> PlayerRows:
         return PlayerRows(self._player_transaction)
+
+    def tournaments(self) -> TournamentRows:
+        return TournamentRows(self._player_transaction)
 
     @contextmanager
     def _player_transaction(self) -> Iterator[Execute]:
@@ -453,6 +459,10 @@ class LeasedStorage:
     def players(self) -> PlayerRows:
         """The people's rows are the cluster's, not a table's: no lease fences them."""
         return self.store.players()
+
+    def tournaments(self) -> TournamentRows:
+        """The cluster's too (no lease fences them)."""
+        return self.store.tournaments()
 
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
         return self.store.open_tables(finished_since)

@@ -58,13 +58,15 @@ from typing import Any, Protocol
 from sueca.record import GameRecord
 from sueca.server.history import LegacyDeal, StoredHistoryError, legacy_actions, record_of
 from sueca.server.players import SQLITE_SCHEMA, Execute, PlayerRows
+from sueca.server.tournament_rows import SQLITE_SCHEMA as TOURNAMENT_SCHEMA
+from sueca.server.tournament_rows import TournamentRows
 
 log = logging.getLogger("sueca.server")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """1: one ``actions`` table for every move (0, unversioned: ``plays`` and ``deals.auction``);
 2: accounts, the players of finished matches, ratings and stand-ins' moves
-(:mod:`sueca.server.players`)."""
+(:mod:`sueca.server.players`); 3: tournaments (:mod:`sueca.server.tournament_rows`)."""
 
 BUSY_TIMEOUT = 0.5
 """Seconds a write waits for a lock another connection holds (a backup, an ``sqlite3`` shell)
@@ -219,6 +221,11 @@ class Storage(Protocol):
         players`); called, like the rest, from the writer's thread."""
         ...
 
+    def tournaments(self) -> TournamentRows:
+        """The tournaments of this store (:mod:`~sueca.server.tournament_rows`); from the
+        writer's thread too."""
+        ...
+
     def open_tables(self, finished_since: float = 0.0) -> list[StoredTable]:
         """The tables to restore; one whose stored rows cannot be read is logged and left
         out, so it never keeps the others from running."""
@@ -361,6 +368,8 @@ class SQLiteStorage:
                     for statement in _SCHEMA:
                         self._db.execute(statement)
                 for statement in SQLITE_SCHEMA:  # 1 -> 2: the people's tables
+                    self._db.execute(statement)
+                for statement in TOURNAMENT_SCHEMA:  # 2 -> 3: tournaments
                     self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._db.execute("COMMIT")
@@ -517,6 +526,9 @@ class SQLiteStorage:
 
     def players(self) -> PlayerRows:
         return PlayerRows(self._player_transaction)
+
+    def tournaments(self) -> TournamentRows:
+        return TournamentRows(self._player_transaction)
 
     @contextmanager
     def _player_transaction(self) -> Iterator[Execute]:
