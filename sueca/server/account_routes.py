@@ -19,8 +19,10 @@ StorageWriter`), never the event loop.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,9 @@ class AccountsWeb:
         self.sessions = sessions
         self.limits = limits or LoginLimits()
         self.web_dir = web_dir
+        # argon2 takes tens of milliseconds and 64 MiB a hash, by design: off the event loop,
+        # two at a time at most (the log-in limits bound how many wait).
+        self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sueca-argon2")
 
     # ---- who is logged in -----------------------------------------------------------------
 
@@ -160,6 +165,14 @@ class AccountsWeb:
             raise AccountError("the store cannot be used now; try again",
                                "storage_unavailable", 503) from None
 
+    async def _hash(self, password: str) -> str:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._hashing, hash_password, password)
+
+    async def _verify(self, account: Account | None, password: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._hashing, verify, account, password)
+
     def _rows(self) -> Any:
         return self.writer().storage.players()
 
@@ -173,7 +186,7 @@ class AccountsWeb:
                                "rate_limited", 429)
         rows = self._rows()
         account_id = await self._call(rows.create_account, name, name_key(name),
-                                      hash_password(password))
+                                      await self._hash(password))
         if account_id is None:
             raise AccountError(f"the name {name!r} is taken", "name_taken", 409)
         account = await self._call(rows.account, account_id)
@@ -190,10 +203,10 @@ class AccountsWeb:
             raise AccountError("too many log-in tries; wait a minute", "rate_limited", 429)
         rows = self._rows()
         account = await self._call(rows.account_by_key, key)
-        if not verify(account, password) or account is None:
+        if not await self._verify(account, password) or account is None:
             raise AccountError("wrong name or password", "bad_login", 401)
         if needs_rehash(account):
-            await self._call(rows.set_password, account.id, hash_password(password))
+            await self._call(rows.set_password, account.id, await self._hash(password))
             account = await self._call(rows.account, account.id)
         return self._logged_in(request, account, {})
 
@@ -215,10 +228,10 @@ class AccountsWeb:
         data = await _body(request)
         old = data.get("old")
         new = check_password(data.get("new"))
-        if not isinstance(old, str) or not verify(account, old):
+        if not isinstance(old, str) or not await self._verify(account, old):
             raise AccountError("the current password is wrong", "bad_login", 401)
         rows = self._rows()
-        await self._call(rows.set_password, account.id, hash_password(new))
+        await self._call(rows.set_password, account.id, await self._hash(new))
         account = await self._call(rows.account, account.id)
         return self._logged_in(request, account, {})  # this session goes on; others end
 
@@ -226,7 +239,7 @@ class AccountsWeb:
         account = await self._authorised(request)
         data = await _body(request)
         password = data.get("password")
-        if not isinstance(password, str) or not verify(account, password):
+        if not isinstance(password, str) or not await self._verify(account, password):
             raise AccountError("the password is wrong", "bad_login", 401)
         await self._call(self._rows().delete_account, account.id)
         response = JSONResponse({"deleted": True, "account": None})

@@ -56,6 +56,7 @@ MAX_BOT_WAIT = 3600.0
 SPREAD = 5.0  # rating points (ordinal) between the best and worst of a table, at first
 WIDEN = 0.5  # more allowed per second of the longest wait
 BOT_LEVEL = "expert"
+MATCH_EVERY = 1.0  # seconds between passes over the queue
 
 
 @dataclass
@@ -91,6 +92,7 @@ class QuickPlay:
     tickets: dict[int, Ticket] = field(default_factory=dict)
     invitations: dict[int, list[Invitation]] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _matcher: asyncio.Task[None] | None = None
 
     # ---- the queue -------------------------------------------------------------------------
 
@@ -126,12 +128,17 @@ class QuickPlay:
         out: list[tuple[list[Ticket], int]] = []
         used: set[int] = set()
         units.sort(key=lambda u: sum(t.rating for t in u) / len(u))
+        # No table is wider than the longest wait allows: units further apart than that in
+        # rating (they are sorted) are never looked at together, so a pass stays short.
+        widest = SPREAD + WIDEN * max((now - t.joined for t in waiting), default=0.0)
         for start, unit in enumerate(units):
             if unit[0].account in used:
                 continue
             table = [unit]
             size = len(unit)
             for other in units[start + 1:]:
+                if min(t.rating for t in other) - max(t.rating for t in unit) > widest:
+                    break
                 if other[0].account in used or size + len(other) > 4:
                     continue
                 members = [t for u in (*table, other) for t in u]
@@ -213,14 +220,29 @@ class QuickPlay:
             None if partner is None else name_key(" ".join(partner.split())),
             None if bots_after is None else float(bots_after))
         await self.seat()
+        self._start_matching()
         return self._status(account.id)
 
     async def status(self, request: Request) -> Response:
         account = await self.accounts.account(request)
         if account is None:
             raise AccountError("log in first", "not_logged_in", 401)
-        await self.seat()  # a wait for bots may be over, or the spread wide enough now
         return self._status(account.id)
+
+    def _start_matching(self) -> None:
+        if self._matcher is None or self._matcher.done():
+            self._matcher = asyncio.get_running_loop().create_task(self._match_every())
+
+    async def _match_every(self) -> None:
+        """Once a second while anyone waits: a wait for bots may be over, or the spread wide
+        enough now (the pages only poll their ticket: a poll costs no matching)."""
+        while self.waiting():
+            await asyncio.sleep(MATCH_EVERY)
+            try:
+                await self.seat()
+            except Exception:  # a bug must not stop the queue, nor flood the log
+                log.exception("quick play: seating failed")
+                await asyncio.sleep(30)
 
     def _status(self, account_id: int) -> Response:
         ticket = self.tickets.get(account_id)

@@ -172,11 +172,17 @@ async def record_finished(writer: StorageWriter, table: Table) -> dict[str, Any]
     "changes": [{"seat", "before", "after"}]}``. None for a match of guests (nobody's)."""
     match_id, rules = table.match_id, table.rules
     seats = [asdict(seat) for seat in table.seats]
+    rows = writer.storage.players()
+    linked = [seat["account"] for seat in seats if seat.get("account") is not None]
+    if linked:  # an account deleted during the match is a guest's seat now
+        alive = await writer.call(rows.names, linked)
+        for config in seats:
+            if config.get("account") is not None and config["account"] not in alive:
+                config["account"] = None
     accounts = [seat.get("account") for seat in seats]
     people = any(a is not None for a in accounts)
     if not people and {s["kind"] for s in seats} != {"bot"}:
         return None
-    rows = writer.storage.players()
     kind = kind_of(rules) or "other"
     stored = await writer.load_match(match_id)
     moves: dict[int, int] = {}
