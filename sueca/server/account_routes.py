@@ -181,7 +181,7 @@ class AccountsWeb:
         name = check_name(data.get("name"))
         password = check_password(data.get("password"))
         address = request.client.host if request.client else "?"
-        if not self.limits.addresses.take(address):
+        if not self.limits.take_signup(address):
             raise AccountError("too many tries from this address; wait a minute",
                                "rate_limited", 429)
         rows = self._rows()

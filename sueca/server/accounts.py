@@ -15,8 +15,9 @@ so that matches count for him (ratings, the profile). What is chosen, and why:
   invitation) must carry ``X-CSRF-Token``, an HMAC of the session cookie that only this site's
   pages can read (``GET /api/me``), besides the Origin check of :mod:`sueca.server.guard`.
 - **Log-in is rate limited** per name and per address (:class:`~sueca.server.limits.
-  AddressLimiter`): 5 tries a minute for one name, 10 from one address; argon2's cost is paid
-  only within them.
+  AddressLimiter`): 5 tries a minute for one name, 10 from one address (sign-ups count there
+  too), and 240 hashes a minute for the whole server; argon2's cost (about half a second of a
+  core per hash here, on purpose) is paid only within them, on two threads off the loop.
 
 The key that signs cookies is ``--secret-file`` (created at first start, mode 0600, beside the
 database by default): cookies survive a restart, and every worker of a cluster shares it.
@@ -37,7 +38,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from sueca.server.limits import AddressLimiter
+from sueca.server.limits import AddressLimiter, TokenBucket
 from sueca.server.players import Account
 
 COOKIE = "sueca_session"
@@ -146,14 +147,20 @@ class Sessions:
 
 
 class LoginLimits:
-    """Log-in tries per name and per address (token buckets that forget idle ones)."""
+    """Log-in tries per name and per address (token buckets that forget idle ones), and the
+    whole server's argon2 hashes a minute (many addresses together cannot queue more)."""
 
-    def __init__(self, per_name: float = 5, per_address: float = 10) -> None:
+    def __init__(self, per_name: float = 5, per_address: float = 10,
+                 server_per_minute: float = 240) -> None:
         self.names = AddressLimiter(per_name, int(per_name))
         self.addresses = AddressLimiter(per_address, int(per_address))
+        self.server = TokenBucket(server_per_minute / 60, int(server_per_minute / 4))
 
     def take(self, key: str, address: str) -> bool:
-        return self.addresses.take(address) and self.names.take(key)
+        return self.addresses.take(address) and self.names.take(key) and self.server.take()
+
+    def take_signup(self, address: str) -> bool:
+        return self.addresses.take(address) and self.server.take()
 
 
 def load_secret(path: Path) -> bytes:

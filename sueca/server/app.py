@@ -534,6 +534,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(GuardMiddleware, guard=guard)])
     app.state.quickplay = quickplay  # its rules: a test's may be a shorter match
+    app.state.accounts = accounts  # its log-in limits (accounts.LoginLimits) for tests
     return app
 
 
