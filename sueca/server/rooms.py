@@ -692,9 +692,11 @@ class Rooms:
             room.kick()
 
     async def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False,
-                     practice: bool = False) -> Room:
+                     practice: bool = False, *, deals_seed: int | None = None,
+                     hosted: bool = True) -> Room:
         """A new table, stored before anyone hears of it (``storage_unavailable``: it was
-        not, and there is none)."""
+        not, and there is none). ``deals_seed``, ``hosted``: a tournament's table
+        (:meth:`Table.create`)."""
         from sueca.server.tables import parse_rules, parse_seats
 
         rules = parse_rules(rules_data)
@@ -702,7 +704,7 @@ class Rooms:
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
                              open_seats=open_seats, created=self.wall(), autosave=False,
-                             practice=practice)
+                             practice=practice, deals_seed=deals_seed, hosted=hosted)
         try:
             table.saved(await self.writer.save(table.pending))
         except StorageUnavailable as error:

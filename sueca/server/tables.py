@@ -45,7 +45,7 @@ from sueca.actions import (
 )
 from sueca.bots import BOTS, STRONGEST, Bot, make_bot
 from sueca.cards import Card, card_name, format_mask
-from sueca.deal import deal_cards
+from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.referee import Event, EventKind, Referee
@@ -165,6 +165,7 @@ class Table:
         host: int | None = None,
         autosave: bool = True,
         practice: bool = False,
+        deals_seed: int | None = None,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -173,6 +174,9 @@ class Table:
         self.rng = rng
         self.open_seats = open_seats  # strangers may take an unclaimed human seat
         self.practice = practice  # a learner may ask for hints (practice.py); never rated
+        # A duplicate tournament round's tables are dealt from the round's seed, deal by deal,
+        # so every table of it holds the same cards (tournaments.py); else shuffled from rng.
+        self.deals_seed = deals_seed
         self.created = created
         # The seat of whoever created the table (the first person's seat): its page may show
         # every free seat's invitation and put a bot in for a missing player (see rooms.py).
@@ -212,12 +216,16 @@ class Table:
         created: float = 0.0,
         autosave: bool = True,
         practice: bool = False,
+        deals_seed: int | None = None,
+        hosted: bool = True,
     ) -> Table:
         """A new table, its first match started and dealt (its writes: one batch). Its host
-        is the first person's seat (the lobby's "my seat"), or nobody at a table of bots."""
+        is the first person's seat (the lobby's "my seat"), or nobody at a table of bots or
+        one not ``hosted`` (a tournament's: no seat may see another's invitation)."""
         host = next((i for i, seat in enumerate(seats) if seat.kind == "human"), None)
         table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created,
-                    host=host, autosave=autosave, practice=practice)
+                    host=host if hosted else None, autosave=autosave, practice=practice,
+                    deals_seed=deals_seed)
         table._write("create_table", table_id, table.settings())
         table.start_match()
         return table
@@ -233,7 +241,8 @@ class Table:
         table = cls(stored.id, rules, seats, storage, rng,
                     open_seats=bool(settings.get("open", False)), created=stored.created,
                     host=settings.get("host"), autosave=autosave,
-                    practice=settings.get("practice") is True)
+                    practice=settings.get("practice") is True,
+                    deals_seed=settings.get("deals_seed"))
         table.closed = settings.get("closed")
         table._stored = stored
         if stored.match is None:
@@ -252,7 +261,7 @@ class Table:
             table._seat(match)
             table.referee.resume(state)
         else:  # stopped before the first deal, or right after a redeal was asked: deal again
-            first = deal_cards(rules, match.dealer, rng)  # before the bots' seeds, as always
+            first = table._deal(match)  # before the bots' seeds, as always
             table._seat(match)
             table.referee.deal(first)
         if match.results and (stored.match.score != list(match.score)
@@ -271,6 +280,7 @@ class Table:
             "open": self.open_seats,
             "host": self.host,
             **({"practice": True} if self.practice else {}),
+            **({} if self.deals_seed is None else {"deals_seed": self.deals_seed}),
             **({} if self.closed is None else {"closed": self.closed}),
         }
 
@@ -302,7 +312,9 @@ class Table:
     def start_match(self) -> None:
         """A new match at this table (the first, or a rematch), its first hand dealt."""
         self._tally()
-        match = Match(self.rules, first_dealer=self.rng.randrange(self.rules.players))
+        dealers = self.rng if self.deals_seed is None else random.Random(
+            f"{self.deals_seed}/{self.match_number + 1}/dealer")
+        match = Match(self.rules, first_dealer=dealers.randrange(self.rules.players))
         self._write("start_match", self.id, self.rules.to_dict(), match.first_dealer,
                     self.seat_names())
         self.match_id = NEW_MATCH  # the store's id, once stored (saved)
@@ -310,7 +322,7 @@ class Table:
         self._rows = 0
         # Shuffled before the bots draw their seeds (_bot): a seeded server deals the cards it
         # always has.
-        first = deal_cards(self.rules, match.dealer, self.rng)
+        first = self._deal(match)
         self._seat(match)
         self.referee.deal(first)
         self._settle()
@@ -333,7 +345,18 @@ class Table:
         bots: list[Bot | None] = [self._bot(seat) if config.kind == "bot" else None
                                   for seat, config in enumerate(self.seats)]
         self.referee = Referee(match, bots, rng=self.rng, listeners=[self._store],
-                               where=f"table {self.id}")
+                               where=f"table {self.id}",
+                               deal_source=None if self.deals_seed is None else self._deal)
+
+    def _deal(self, match: Match) -> Deal:
+        """The next deal of ``match``: shuffled from the table's rng, or at a table dealt from
+        a seed the seed's deal of that number in that match (a duplicate round's tables all
+        hold the same cards, deal by deal, and again after a restart)."""
+        if self.deals_seed is None:
+            return deal_cards(self.rules, match.dealer, self.rng)
+        number = len(match.results) + len(match.annulled)
+        return deal_cards(self.rules, match.dealer,
+                          random.Random(f"{self.deals_seed}/{self.match_number}/{number}"))
 
     def deal_next(self) -> None:
         """Shuffle and deal the next hand of the match (stored before anyone sees it)."""
