@@ -35,6 +35,8 @@ program holds a process) is decided in the server's threads, as before.
   a minute per table; a late answer is dropped and the bot keeps its state from before.
 - A *fair queue*: one queue per table, served round-robin, so a table with many or slow moves
   cannot starve the others; at most :data:`TABLE_QUEUE` moves waiting per table.
+- *Overload* is said in one log line every ten minutes at most, when a move waited more than
+  ``overload_wait`` seconds for a worker: the machine has too few cores for its tables' bots.
 - *Bounded memory*: a worker holds one bot for one move; one whose resident memory passes
   ``rss_limit`` after a move is recycled (a fresh process takes its slot).
 - A worker that dies is replaced, and its move is sent again once (to any worker), then falls
@@ -87,6 +89,8 @@ DEFAULT_DEADLINE = 10.0  # seconds a table waits for a bot's move before the pla
 DEFAULT_RUNAWAY = 60.0  # seconds of one move after which its worker is killed
 DEFAULT_RSS_LIMIT = 1 << 30  # bytes of resident memory past which a worker is recycled
 TABLE_QUEUE = 8  # moves one table may have waiting at once
+OVERLOAD_WAIT = 3.0  # seconds a move waits for a worker past which the pool is overloaded
+OVERLOAD_EVERY = 600.0  # seconds between two lines saying so
 LATENCY_SAMPLES = 100_000  # latencies kept for the statistics (the newest)
 _LOG_EVERY = 60.0  # seconds between two fallback lines of one table
 _RESPAWN_PAUSE = 1.0  # the first pause before a worker that could not start is tried again
@@ -352,6 +356,10 @@ class BotPool:
         self._wake_w.setblocking(False)
         self._ids = iter(range(1, sys.maxsize))
         self._logged: dict[str, tuple[float, int]] = {}  # table -> (last line, moves since)
+        # A move that waited this long for a worker means the bots cannot keep their pace:
+        # the operator is told, once every OVERLOAD_EVERY seconds at most.
+        self.overload_wait = OVERLOAD_WAIT
+        self._overload_said = -OVERLOAD_EVERY
         self._closed = False
         self._thread: threading.Thread | None = None
 
@@ -578,8 +586,10 @@ class BotPool:
                 self.stats.moves += 1
                 self.stats.think.append(think[0])
                 self.stats.cpu.append(think[1])
-                self.stats.queue_wait.append(max(0.0, worker.job_started - job.submitted))
+                waited = max(0.0, worker.job_started - job.submitted)
+                self.stats.queue_wait.append(waited)
                 self._answer(job, (action, state), None)
+                self._check_load(waited)
             else:
                 self._fail(job, f"its job failed in the worker: {error}")
         if resident > self.rss_limit:
@@ -587,6 +597,18 @@ class BotPool:
             log.info("bot worker %d recycled: %d MiB resident (limit %d MiB)", worker.slot,
                      resident >> 20, self.rss_limit >> 20)
             self._retire(worker, kill=False)
+
+    def _check_load(self, waited: float) -> None:
+        """Say so when moves wait for a worker longer than a bot's pace allows (the lock
+        held): the machine has too few cores for these tables' bots."""
+        now = time.monotonic()
+        if waited > self.overload_wait and now - self._overload_said >= OVERLOAD_EVERY:
+            self._overload_said = now
+            busy = len(self._queues)
+            log.warning("bot moves wait %.1f s for one of the %d bot workers (%d tables "
+                        "waiting): the bots cannot keep their pace; give the server more "
+                        "cores and --bot-workers, or seat lighter bot levels", waited,
+                        self.size, busy)
 
     def _step(self) -> float:
         """Fill the empty slots, give idle workers moves, kill runaways; the seconds until

@@ -220,6 +220,22 @@ def test_workers_that_cannot_start_are_tried_again_slowly(
     assert sum("a new one takes its place" in r.getMessage() for r in caplog.records) <= 3
 
 
+def test_an_overloaded_pool_says_so_once(caplog: pytest.LogCaptureFixture) -> None:
+    info = opening()
+
+    async def scenario(bots: BotPool) -> None:
+        await asyncio.gather(*(bots.decide(SleepyBot(0.3), info, table=f"t{n}", where="t")
+                               for n in range(4)))
+
+    with BotPool(1) as bots:
+        asyncio.run(bots.decide(SleepyBot(0.0), info, table="warm", where="warm"))
+        bots.overload_wait = 0.2  # the last of four 0.3 s moves waits 0.9 s
+        asyncio.run(scenario(bots))
+        asyncio.run(scenario(bots))
+    said = [r for r in caplog.records if "cannot keep their pace" in r.getMessage()]
+    assert len(said) == 1, said  # once in ten minutes, however many moves wait
+
+
 def test_the_queue_serves_tables_in_turn() -> None:
     info = opening()
     finished: list[str] = []
