@@ -13,6 +13,7 @@ import pytest
 from server_support import FAST, LiveServer, Player, play_on, token_of
 from websockets.asyncio.client import connect
 
+from sueca.server import Timing
 from sueca.server.accounts import COOKIE, Sessions, check_name, name_key
 from sueca.server.players import ANONYMOUS, Account
 
@@ -190,3 +191,25 @@ def test_deleting_an_account_anonymises_its_matches(server: LiveServer) -> None:
     assert sorted(p["player"] for p in board) == ["Lia", "Xico", "Zeca"]
     assert httpx.post(f"{server.http}/api/session",
                       json={"name": "Vera", "password": "segredo-123"}).status_code == 401
+
+
+def test_a_stand_in_for_most_of_a_seat_makes_the_match_unrated(tmp_path: Path) -> None:
+    quick_grace = Timing(grace=0.05, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=quick_grace) as live:
+        clients = [signup(live.http, n) for n in ("Ana", "Bruno", "Carla", "Duarte")]
+
+        async def play() -> dict[str, Any]:
+            table = new_table(live)
+            players = [await _seat(live, table, seat, client)
+                       for seat, client in enumerate(clients)]
+            await players[3].socket.close()  # Duarte leaves: a bot plays his seat from now on
+            rng = random.Random(4)
+            await asyncio.gather(*(play_on(p, rng) for p in players[:3]))
+            while "rating" not in (players[0].view or {}):
+                await players[0].recv()
+            return players[0].view or {}
+
+        view = asyncio.run(play())
+    rating = view["rating"]
+    assert not rating["rated"] and rating["reason_code"] == "stand_in"
+    assert rating["changes"] == []

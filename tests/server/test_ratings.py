@@ -197,3 +197,22 @@ def test_a_schema_1_postgres_database_is_migrated() -> None:
             assert store.players().create_account("Ana", "ana", "h") == 1
         finally:
             store.close()
+
+
+def test_italiana5_ranks_five_players_by_their_final_score() -> None:
+    rules = preset("italiana5")
+    match = Match(rules)
+    match.score = [10, 4, 7, 4, 1]
+    match.winner = 0
+    assert standings(match) == [0, 2, 1, 2, 3]
+    moved = {c.player: c for c in changes(PEOPLE, "italiana5", rules, match,
+                                          ["a", "b", "c", "d", "e"], {})}
+    assert moved["a"].mu_after > moved["c"].mu_after > moved["b"].mu_after
+    assert moved["b"].mu_after == pytest.approx(moved["d"].mu_after)  # tied: the same move
+    assert moved["d"].mu_after > moved["e"].mu_after
+    # The library's own update, seat by seat, is what the server stores.
+    direct = MODEL.rate([[MODEL.rating()] for _ in range(5)], ranks=[0, 2, 1, 2, 3])
+    assert [moved[p].mu_after for p in "abcde"] == pytest.approx([r[0].mu for r in direct])
+    rows = player_rows(match, list("ABCDE"), [1, 2, 3, 4, 5])
+    assert [r.won for r in rows] == [True, False, False, False, False]
+    assert all(r.card_points is None for r in rows)  # sides change deal by deal
