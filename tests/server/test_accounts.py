@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +215,24 @@ def test_a_stand_in_for_most_of_a_seat_makes_the_match_unrated(tmp_path: Path) -
     rating = view["rating"]
     assert not rating["rated"] and rating["reason_code"] == "stand_in"
     assert rating["changes"] == []
+
+
+def test_a_match_that_ended_before_a_restart_is_rated_after_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "sueca.db")
+    with LiveServer(db, timing=FAST) as live:
+        clients = [signup(live.http, n) for n in ("Ana", "Bruno", "Carla", "Duarte")]
+        asyncio.run(_play_match(live, list(clients), seed=3))
+    # As if the server had stopped between the match's last card and its record.
+    raw = sqlite3.connect(db)
+    for table in ("rated_matches", "match_players", "rating_changes", "ratings"):
+        raw.execute(f"DELETE FROM {table}")
+    raw.commit()
+    raw.close()
+    with LiveServer(db, timing=FAST) as live:
+        deadline = time.monotonic() + 10
+        while not httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]:
+            assert time.monotonic() < deadline, "the restored match was not rated"
+            time.sleep(0.05)
+        board = httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
+        assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
+        assert all(p["matches"] == 1 for p in board)
