@@ -19,8 +19,10 @@ so that matches count for him (ratings, the profile). What is chosen, and why:
   too), and 240 hashes a minute for the whole server; argon2's cost (about half a second of a
   core per hash here, on purpose) is paid only within them, on two threads off the loop.
 
-The key that signs cookies is ``--secret-file`` (created at first start, mode 0600, beside the
-database by default): cookies survive a restart, and every worker of a cluster shares it.
+The key that signs cookies is a file made at first start (mode 0600): ``<db>.secret`` beside a
+SQLite database, else ``session.secret`` in the user's data directory (:func:`load_secret`;
+``sueca serve`` reads it), so cookies survive a restart and a cluster's workers on one machine
+share it.
 """
 
 from __future__ import annotations

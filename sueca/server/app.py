@@ -20,6 +20,9 @@ Routes::
                                  GET /api/reviews/{m}/{d}/{s} polls it
     WS   /ws/{table}
     WS   /ws/lobby                the listing, pushed as it changes (lobby.py)
+    GET  /signup /login /leaderboard /players/{name}   accounts and ratings
+                                 (account_routes.py: /api/accounts, /api/session, /api/me…)
+    POST /api/quickplay          quick play and invitations by name (quickplay.py)
 
 Every answer carries the security headers and every POST and socket passes the cross-site
 check of :mod:`sueca.server.guard`; ``serve`` runs uvicorn with the connection limits of
