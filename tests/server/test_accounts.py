@@ -236,3 +236,21 @@ def test_a_match_that_ended_before_a_restart_is_rated_after_it(tmp_path: Path) -
         board = httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
         assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
         assert all(p["matches"] == 1 for p in board)
+
+
+def test_accounts_and_a_rated_match_on_postgresql(tmp_path: Path) -> None:
+    from services import fresh_postgres_database
+
+    from sueca.server.backends import open_storage
+
+    with fresh_postgres_database() as url, LiveServer(
+            str(tmp_path / "unused.db"), timing=FAST, storage=open_storage(url)) as live:
+        clients = [signup(live.http, n) for n in ("Ana", "Bruno", "Carla", "Duarte")]
+        views = asyncio.run(_play_match(live, list(clients), seed=8))
+        assert views[0]["rating"]["rated"] and len(views[0]["rating"]["changes"]) == 4
+        board = httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
+        assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
+        assert httpx.get(f"{live.http}/api/players/Ana").json()["played"] == 1
+        gone = clients[1].post("/api/me/delete", json={"password": "segredo-123"})
+        assert gone.status_code == 200
+        assert httpx.get(f"{live.http}/api/players/Bruno").status_code == 404
