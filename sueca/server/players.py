@@ -185,8 +185,12 @@ def ordinal(mu: float, sigma: float) -> float:
 class PlayerRows:
     """Every query of the people's tables, on one store (``transaction``: a new transaction)."""
 
-    def __init__(self, transaction: Transaction) -> None:
+    def __init__(self, transaction: Transaction, serialize: str | None = None) -> None:
         self._tx = transaction
+        # A statement that makes rating updates wait for each other where the store's own
+        # transactions do not (PostgreSQL's READ COMMITTED, several workers): an advisory
+        # lock. SQLite's BEGIN IMMEDIATE already lets one writer in at a time.
+        self._serialize = serialize
 
     # ---- accounts --------------------------------------------------------------------------
 
@@ -279,6 +283,8 @@ class PlayerRows:
         transaction, so two matches ending together never rate from the same old rating."""
         now = time.time()
         with self._tx() as run:
+            if self._serialize is not None:
+                run(self._serialize)
             if run("SELECT 1 FROM rated_matches WHERE match_id = ?", (match_id,)):
                 return False
             if judgement.ladder is not None and update is not None:

@@ -270,7 +270,9 @@ class PostgresStorage:
                          " VALUES (%s, %s, %s, %s)", (match_id, deal_index, seq, seat))
 
     def players(self) -> PlayerRows:
-        return PlayerRows(self._player_transaction)
+        # Two workers ending matches of one player at once rate one after the other.
+        return PlayerRows(self._player_transaction,
+                          serialize=f"SELECT pg_advisory_xact_lock({LOCK_KEY + 2})")
 
     def tournaments(self) -> TournamentRows:
         return TournamentRows(self._player_transaction)
