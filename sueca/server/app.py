@@ -64,7 +64,8 @@ from sueca.server.ratings import record_finished
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
-from sueca.server.tables import TableError
+from sueca.server.tables import Table, TableError
+from sueca.server.tournament_routes import TournamentDesk
 from sueca.server.transport import (
     DEFAULT_EDGE,
     EdgeLimits,
@@ -259,6 +260,7 @@ def create_app(
     accounts = AccountsWeb(lambda: rooms().writer, Sessions(secret or os.urandom(32)),
                            web_dir=WEB_DIR)
     quickplay = QuickPlay(rooms, accounts)  # the queue and friends' invitations
+    tournaments = TournamentDesk(rooms, accounts, web_dir=WEB_DIR)  # the torneio
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -275,7 +277,12 @@ def create_app(
                      else SQLiteStorage(db_path or default_db_path(), lock=True))
             registry = Rooms(store, timing or Timing(), seed=seed, bot_workers=bot_workers)
         registry.watcher = index
-        registry.on_match_over = lambda table: record_finished(registry.writer, table)
+
+        async def match_over(table: Table) -> dict[str, Any] | None:
+            await tournaments.match_over(table)  # a tournament table's result, read at once
+            return await record_finished(registry.writer, table)
+
+        registry.on_match_over = match_over
         if cluster is not None:
             await node.start(lobby=shared)  # it takes the tables nobody owns, as it finds them
         else:
@@ -530,6 +537,7 @@ def create_app(
                        table_match, review_visible, WEB_DIR),
         *accounts.routes(),
         *quickplay.routes(),
+        *tournaments.routes(),
         WebSocketRoute("/ws/lobby", lobby_socket),  # before /ws/{table_id}: ids are 8 long
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
@@ -538,6 +546,7 @@ def create_app(
                     middleware=[Middleware(GuardMiddleware, guard=guard)])
     app.state.quickplay = quickplay  # its rules: a test's may be a shorter match
     app.state.accounts = accounts  # its log-in limits (accounts.LoginLimits) for tests
+    app.state.tournaments = tournaments  # its rules: a test's may be a shorter match
     return app
 
 

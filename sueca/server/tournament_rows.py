@@ -66,6 +66,7 @@ _COMMON = (
         pair_a INTEGER NOT NULL,
         pair_b INTEGER NOT NULL,
         table_id TEXT,
+        matches TEXT NOT NULL,
         result TEXT,
         PRIMARY KEY (tournament_id, round_no, table_no)
     )""",
@@ -138,9 +139,9 @@ class TournamentRows:
                  round_.started))
             for table in round_.tables:
                 run("INSERT INTO tournament_tables (tournament_id, round_no, table_no, pair_a,"
-                    " pair_b, table_id, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    " pair_b, table_id, matches, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (tournament_id, round_.number, table.number, table.pairs[0],
-                     table.pairs[1], table.table_id,
+                     table.pairs[1], table.table_id, json.dumps(list(table.matches)),
                      None if table.result is None else json.dumps(result_data(table.result))))
 
     def load(self, tournament_id: int) -> Tournament | None:
@@ -156,7 +157,7 @@ class TournamentRows:
             rounds = run("SELECT round_no, duplicate, seed, byes, bracket, started"
                          " FROM tournament_rounds WHERE tournament_id = ? ORDER BY round_no",
                          (tournament_id,))
-            tables = run("SELECT round_no, table_no, pair_a, pair_b, table_id, result"
+            tables = run("SELECT round_no, table_no, pair_a, pair_b, table_id, matches, result"
                          " FROM tournament_tables WHERE tournament_id = ?"
                          " ORDER BY round_no, table_no", (tournament_id,))
         ident, name, organiser, settings, created = head[0]
@@ -168,10 +169,11 @@ class TournamentRows:
                                 None if withdrawn is None else int(withdrawn)))
         t.singles = [Player(None if a is None else int(a), str(n)) for a, n in singles]
         by_round: dict[int, list[Assignment]] = {}
-        for round_no, table_no, pair_a, pair_b, table_id, result in tables:
+        for round_no, table_no, pair_a, pair_b, table_id, matches, result in tables:
             by_round.setdefault(int(round_no), []).append(Assignment(
                 int(table_no), (int(pair_a), int(pair_b)), table_id,
-                None if result is None else _result_from(json.loads(result))))
+                None if result is None else _result_from(json.loads(result)),
+                tuple(int(m) for m in json.loads(matches))))
         for round_no, duplicate, seed, byes, bracket, started in rounds:
             t.rounds.append(Round(int(round_no), bool(duplicate), int(seed),
                                   by_round.get(int(round_no), []), tuple(json.loads(byes)),

@@ -108,6 +108,7 @@ class Assignment:
     pairs: tuple[int, int]
     table_id: str | None = None
     result: Result | None = None
+    matches: tuple[int, ...] = ()  # the server's matches played there (the sets), in order
 
 
 @dataclass

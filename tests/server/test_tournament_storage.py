@@ -42,6 +42,7 @@ def _played(rows: TournamentRows) -> Tournament:
     round_ = t.start_round(seed=12345)
     round_.started = 100.5
     round_.tables[0].table_id = "abc"
+    round_.tables[0].matches = (5, 6)
     t.record(1, 1, Result(0, (4, 2), (250, 230), ((70, 50), (180, 180)), (1, 0)))
     t.withdraw(3)
     rows.save(t)

@@ -1,0 +1,191 @@
+"""The torneio on a live server (issue 18's acceptance): eight accounts register as four
+pairs, an organiser runs two Swiss rounds and a duplicate round, every match to 4 played over
+WebSockets by scripted clients (each from the link its own page is given), and the standings
+are checked against a hand computation from what the players saw at their tables."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_support import FAST, LiveServer, Player, play_on
+from websockets.asyncio.client import connect
+
+from sueca.server.accounts import COOKIE
+
+NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva", "Filipe", "Graça", "Hugo"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with LiveServer(str(tmp_path / "sueca.db"), timing=FAST) as live:
+        yield live
+
+
+def signup(base: str, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=30)
+    response = client.post("/api/accounts", json={"name": name, "password": "segredo-123"})
+    assert response.status_code == 201, response.text
+    client.headers["X-CSRF-Token"] = response.json()["csrf"]
+    return client
+
+
+async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
+                      seed: int) -> list[Player]:
+    """Each of four players opens his own seat's link (from the tournament's API, his
+    session's) and plays random legal cards to the end of the match."""
+    players = []
+    for client in clients:
+        mine = client.get(f"/api/tournaments/{tid}").json()["my_table"]
+        table_id, token = mine["link"].removeprefix("/t/").split("#")
+        socket = await connect(f"{server.ws}/ws/{table_id}", additional_headers={
+            "Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
+        player = Player(socket, mine["seat"])
+        await player.recv_until("state")
+        await player.send({"type": "join", "token": token})
+        await player.recv_until("joined")
+        players.append(player)
+    rng = random.Random(seed)
+    await asyncio.gather(*(play_on(p, rng, timeout=60) for p in players))
+    for player in players:
+        await player.socket.close()
+    return players
+
+
+def _seen(player: Player) -> dict[str, Any]:
+    """What a player saw of his match: the final score and each deal's card points and
+    hands (the end-of-deal summaries)."""
+    deals: dict[int, dict[str, Any]] = {}
+    final: dict[str, Any] = {}
+    for message in player.log:
+        if message["type"] != "state":
+            continue
+        view = message["view"]
+        if view["phase"] != "playing" and view.get("summary"):
+            deals[view["deal"]] = {"points": view["summary"]["points"],
+                                   "hands": view["summary"]["hands"]}
+        final = view
+    return {"score": final["score"]["match"], "winner": final["score"]["winner"],
+            "deals": [deals[i] for i in sorted(deals)]}
+
+
+def _order(totals: dict[int, list[Any]]) -> list[int]:
+    return sorted(totals, key=lambda p: (-totals[p][0], -totals[p][1], -totals[p][2], p))
+
+
+def _monrad(order: list[int], met: set[frozenset[int]]) -> list[tuple[int, int]]:
+    """The pairing rule by hand, for four pairs: the leader against the best it has not met."""
+    first = order[0]
+    for other in order[1:]:
+        rest = [p for p in order[1:] if p != other]
+        if frozenset((first, other)) not in met and frozenset(rest) not in met:
+            return [(first, other), (rest[0], rest[1])]
+    raise AssertionError("no pairing without a rematch")
+
+
+def _round(server: LiveServer, organiser: httpx.Client, tid: int,
+           by_account: dict[str, httpx.Client], seed: int) -> tuple[dict[str, Any],
+                                                                   list[dict[str, Any]]]:
+    started = organiser.post(f"/api/tournaments/{tid}/rounds")
+    assert started.status_code == 200, started.text
+    view = started.json()
+    round_ = view["rounds"][-1]
+    pairs = {p["pair"]: p["players"] for p in view["pairs"]}
+
+    async def play_all() -> list[list[Player]]:
+        return await asyncio.gather(*(
+            _play_table(server, [by_account[pairs[t["pairs"][0]][0]],
+                                 by_account[pairs[t["pairs"][1]][0]],
+                                 by_account[pairs[t["pairs"][0]][1]],
+                                 by_account[pairs[t["pairs"][1]][1]]],
+                        tid, seed + t["table"])
+            for t in round_["tables"]))
+
+    played = asyncio.run(play_all())
+    return round_, [_seen(players[0]) for players in played]
+
+
+def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServer) -> None:
+    organiser = signup(server.http, "Organizador")
+    by_account = {name: signup(server.http, name) for name in NAMES}
+    made = organiser.post("/api/tournaments", json={
+        "name": "Torneio do Café", "format": "swiss", "rounds": 3, "duplicate_rounds": [3],
+        "target": 4})
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for a, b in zip(NAMES[0::2], NAMES[1::2], strict=True):  # pairs 1-4: Ana & Bruno, ...
+        registered = by_account[a].post(f"/api/tournaments/{tid}/register",
+                                        json={"partner": b})
+        assert registered.status_code == 200, registered.text
+    again = by_account["Ana"].post(f"/api/tournaments/{tid}/register", json={"partner": "Eva"})
+    assert again.status_code == 409 and again.json()["error"] == "registered"
+    not_mine = by_account["Ana"].post(f"/api/tournaments/{tid}/rounds")
+    assert not_mine.status_code == 403 and not_mine.json()["error"] == "not_organiser"
+    no_csrf = httpx.post(f"{server.http}/api/tournaments/{tid}/rounds",
+                         cookies={COOKIE: organiser.cookies[COOKIE]})
+    assert no_csrf.status_code == 403 and no_csrf.json()["error"] == "bad_csrf"
+
+    totals: dict[int, list[Any]] = {p: [Fraction(0), 0, 0] for p in range(1, 5)}
+    met: set[frozenset[int]] = set()
+    expected_pairs = [(1, 2), (3, 4)]  # round 1: all level, in registration order
+    seen_by_round = []
+    for number in (1, 2, 3):
+        round_, seen = _round(server, organiser, tid, by_account, seed=10 * number)
+        assert [tuple(t["pairs"]) for t in round_["tables"]] == expected_pairs, number
+        assert round_["duplicate"] == (number == 3)
+        seen_by_round.append(seen)
+        if number < 3:
+            for (a, b), s in zip(expected_pairs, seen, strict=True):
+                winner = (a, b)[s["winner"]]
+                totals[winner][0] += 2
+                for side, pair in enumerate((a, b)):
+                    totals[pair][1] += s["score"][side]
+                    totals[pair][2] += sum(d["points"][side] for d in s["deals"])
+                met.add(frozenset((a, b)))
+            expected_pairs = _monrad(_order(totals), met)
+        else:
+            # Duplicate: the two tables held the same cards, deal by deal.
+            one, two = seen
+            common = min(len(one["deals"]), len(two["deals"]))
+            assert common >= 1
+            for i in range(common):
+                assert one["deals"][i]["hands"] == two["deals"][i]["hands"], i
+            for side in (0, 1):
+                mine = sum(d["points"][side] for d in one["deals"][:common])
+                theirs = sum(d["points"][side] for d in two["deals"][:common])
+                first, second = expected_pairs[0][side], expected_pairs[1][side]
+                if mine == theirs:
+                    totals[first][0] += 1
+                    totals[second][0] += 1
+                else:
+                    totals[first if mine > theirs else second][0] += 2
+            for (a, b), s in zip(expected_pairs, seen, strict=True):
+                for side, pair in enumerate((a, b)):
+                    totals[pair][1] += s["score"][side]
+                    totals[pair][2] += sum(d["points"][side] for d in s["deals"])
+
+    final = httpx.get(f"{server.http}/api/tournaments/{tid}").json()
+    assert final["status"] == "finished"
+    got = [(s["pair"], Fraction(s["match_points"]), s["game_points"], s["card_points"])
+           for s in final["standings"]]
+    assert got == [(p, *totals[p]) for p in _order(totals)]
+    assert [s["rank"] for s in final["standings"]] == [1, 2, 3, 4]
+    listed = httpx.get(f"{server.http}/api/tournaments").json()["tournaments"]
+    assert listed[0]["id"] == tid and listed[0]["status"] == "finished"
+    # The downloads say the same.
+    download = httpx.get(f"{server.http}/api/tournaments/{tid}/results.json")
+    assert "attachment" in download.headers["content-disposition"]
+    assert download.json()["standings"] == final["standings"]
+    sheet = list(csv.reader(io.StringIO(
+        httpx.get(f"{server.http}/api/tournaments/{tid}/results.csv").text)))
+    assert sheet[0][:3] == ["rank", "pair", "name"]
+    assert [int(row[1]) for row in sheet[1:5]] == [p for p, *_ in got]
+    # A spectator sees no seat's token: none in the public view.
+    assert final["my_table"] is None and "#" not in str(final["rounds"])
