@@ -84,3 +84,58 @@ def test_four_people_sign_up_queue_and_play_a_rated_match(chromium: Any, tmp_pat
         board.wait_for_function("document.querySelector('#rating-plot').naturalWidth > 0")
         board.screenshot(path=str(ARTIFACTS / "player-profile.png"))
         assert errors == [[], [], [], []]
+
+
+@pytest.mark.slow
+def test_the_account_pages_refuse_say_why_and_manage_the_account(
+        chromium: Any, tmp_path: Path) -> None:
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        page, errors = open_page(chromium, server.http + "/signup")
+        page.fill("#name", "Ana")
+        page.fill("#password", "segredo-123")
+        page.fill("#password2", "outra-coisa")
+        page.click("#signup-submit")
+        assert page.inner_text("#error") == "As palavras-passe não coincidem."
+        page.fill("#password2", "segredo-123")
+        page.click("#signup-submit")
+        page.wait_for_url(lambda url: url.endswith("/"))
+        # The lobby offers quick play to the logged-in, and the header names her.
+        page.wait_for_selector("#quick-form:not([hidden])")
+        assert page.inner_text("#account-link") == "Ana"
+        other, other_errors = open_page(chromium, server.http + "/signup", locale="en-GB")
+        other.fill("#name", "ANA")
+        other.fill("#password", "segredo-123")
+        other.fill("#password2", "segredo-123")
+        other.click("#signup-submit")
+        other.wait_for_function("document.querySelector('#error').textContent !== ''")
+        assert other.inner_text("#error") == "That name is taken."
+        assert other.locator("#quick-form").count() == 0  # not the lobby: still signing up
+        other.goto(server.http + "/")
+        assert other.locator("#quick-guest").is_visible()  # a guest is asked to log in
+        other.goto(server.http + "/login")
+        other.fill("#name", "Ana")
+        other.fill("#password", "wrong-password")
+        other.click("#login-submit")
+        other.wait_for_function("document.querySelector('#error').textContent !== ''")
+        assert other.inner_text("#error") == "Wrong name or password."
+        other.fill("#password", "segredo-123")
+        other.click("#login-submit")
+        other.wait_for_url(lambda url: url.endswith("/"))
+        # Ana changes her password on her first page: the other session ends.
+        page.goto(server.http + "/login")
+        page.wait_for_selector("#account-panel:not([hidden])")
+        assert page.inner_text("#who") == "Entrou como Ana"
+        page.fill("#old", "segredo-123")
+        page.fill("#new", "novo-segredo")
+        page.click("#password-form button")
+        page.wait_for_function("document.querySelector('#password-message').textContent !== ''")
+        assert page.inner_text("#password-message") == "Palavra-passe mudada."
+        other.goto(server.http + "/login")
+        other.wait_for_selector("#login-panel:not([hidden])")
+        page.fill("#delete-password", "novo-segredo")
+        page.click("#delete-form button")
+        page.wait_for_selector("#login-panel:not([hidden])")
+        page.goto(server.http + "/players/Ana")
+        page.wait_for_function("document.querySelector('#profile').textContent !== ''")
+        assert page.inner_text("#profile") == "Este jogador não existe."
+        assert errors == [] and other_errors == []
