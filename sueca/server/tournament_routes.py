@@ -307,7 +307,7 @@ class TournamentDesk:
                            "finished": round_.finished, "started": round_.started,
                            "tables": tables})
         return {
-            **t.summary(), "organiser": t.organiser,
+            **t.summary(), "organiser": t.organiser, "rounds_planned": t.rounds_planned,
             "you": None if account is None else {
                 "id": account.id, "organiser": account.id == t.organiser,
                 "pair": None if mine is None else mine.number,

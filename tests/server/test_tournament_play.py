@@ -9,6 +9,7 @@ import asyncio
 import csv
 import io
 import random
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,12 @@ from typing import Any
 import httpx
 import pytest
 from server_support import FAST, LiveServer, Player, play_on
+from web_support import ARTIFACTS, chromium, open_page
 from websockets.asyncio.client import connect
 
 from sueca.server.accounts import COOKIE
+
+__all__ = ["chromium"]
 
 NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva", "Filipe", "Graça", "Hugo"]
 
@@ -108,11 +112,14 @@ def _round(server: LiveServer, organiser: httpx.Client, tid: int,
                         tid, seed + t["table"])
             for t in round_["tables"]))
 
-    played = asyncio.run(play_all())
+    # In a thread of its own: the browser fixture's Playwright holds this thread's loop.
+    with ThreadPoolExecutor(1) as thread:
+        played = thread.submit(asyncio.run, play_all()).result()
     return round_, [_seen(players[0]) for players in played]
 
 
-def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServer) -> None:
+def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServer,
+                                                               chromium: Any) -> None:
     organiser = signup(server.http, "Organizador")
     by_account = {name: signup(server.http, name) for name in NAMES}
     made = organiser.post("/api/tournaments", json={
@@ -189,3 +196,24 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
     assert [int(row[1]) for row in sheet[1:5]] == [p for p, *_ in got]
     # A spectator sees no seat's token: none in the public view.
     assert final["my_table"] is None and "#" not in str(final["rounds"])
+
+    # The standings page, in a browser: the same order and figures, in English too.
+    page, errors = open_page(chromium, f"{server.http}/tournaments/{tid}", locale="en")
+    page.wait_for_selector("#standings tbody tr")
+    cells = page.eval_on_selector_all(
+        "#standings tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    names = {p["pair"]: p["name"] for p in final["pairs"]}
+    assert [(c[1], c[2], c[3], c[4]) for c in cells] == [
+        (names[p], str(float(mp)).removesuffix(".0"), str(gp), str(cp))
+        for p, mp, gp, cp in got]
+    facts = page.text_content("#facts") or ""
+    assert "Finished" in facts and "round 3 of 3" in facts, facts
+    assert page.locator("#register-box").is_hidden() and page.locator("#organiser").is_hidden()
+    assert page.locator("#rounds h3").count() == 3
+    assert "duplicate" in page.text_content("#rounds h3:first-child")
+    page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
+    listing, list_errors = open_page(chromium, f"{server.http}/tournaments", locale="pt-PT")
+    listing.wait_for_selector("#list tbody tr")
+    assert "Torneio do Café" in listing.text_content("#list tbody")
+    assert "Terminado" in listing.text_content("#list tbody")
+    assert errors == [] and list_errors == []
