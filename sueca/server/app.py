@@ -342,7 +342,8 @@ def create_app(
             if not isinstance(data, dict):
                 raise TableError("the request must be a JSON object", "malformed")
             room = await rooms().create(data.get("rules"), data.get("seats"),
-                                        open_seats=data.get("open") is True)
+                                        open_seats=data.get("open") is True,
+                                        turn_seconds=data.get("turn_seconds"))
         except TableError as error:
             return _error(_STATUS.get(error.code, 400), error.code, str(error))
         table = room.table

@@ -206,6 +206,10 @@ class Room:
         self._driver: asyncio.Task[None] | None = None
         self._ready_event = asyncio.Event()
         self._timers: dict[int, asyncio.TimerHandle] = {}  # per seat: its grace period
+        # The turn timer (Table.turn_seconds): the move it runs for (Table.move_key), the
+        # seat asked and the deadline, and the timer that makes the stand-in move then.
+        self._turn: tuple[tuple[int, int, int], int, float] | None = None
+        self._turn_timer: asyncio.TimerHandle | None = None
         self.latencies: list[float] | None = None  # set to a list to record move latencies
         # Told of each finished match once it is stored (ratings.record_finished): what it
         # returns, the rating change, is shown to the table until the next match starts.
@@ -289,6 +293,59 @@ class Room:
     def bot_plays(self, seat: int) -> bool:
         config = self.table.seats[seat]
         return config.kind == "bot" or (not self.present[seat] and self._stand_in(seat))
+
+    # ---- the turn timer --------------------------------------------------------------------
+
+    def _timed_seat(self) -> int | None:
+        """The person's seat whose move the turn timer runs for now, if any: a table with a
+        timer, a move asked of a person no bot plays for, the table not gathering."""
+        table = self.table
+        if table.turn_seconds is None or table.phase != "playing":
+            return None
+        asked = table.asked()
+        if asked is None or table.seats[asked[0]].kind != "human" or self.bot_plays(asked[0]):
+            return None
+        return None if self.gathering() else asked[0]
+
+    def _arm_turn(self) -> None:
+        """Start the turn timer for the move asked now (once per move: a change that is no
+        move, a name or a cry that goes on, keeps its deadline)."""
+        seat = self._timed_seat()
+        if seat is None:
+            if self._turn_timer is not None:
+                self._turn_timer.cancel()
+            self._turn, self._turn_timer = None, None
+            return
+        key = self.table.move_key()
+        if self._turn is not None and self._turn[:2] == (key, seat):
+            return
+        assert self.table.turn_seconds is not None
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn = (key, seat, time.monotonic() + self.table.turn_seconds)
+        self._turn_timer = asyncio.get_running_loop().call_later(
+            self.table.turn_seconds + 0.01, self.kick)
+
+    def turn(self) -> dict[str, Any] | None:
+        """The turn timer as the views show it: the seat, its seconds, and those left (the
+        server's clock; each page counts down from it)."""
+        if self._turn is None or self._turn[:2] != (self.table.move_key(), self._timed_seat()):
+            return None
+        _, seat, deadline = self._turn
+        left = max(0.0, deadline - time.monotonic())
+        return {"seat": seat, "seconds": self.table.turn_seconds, "left": round(left, 1)}
+
+    def _turn_over(self, seat: int) -> bool:
+        """Whether the turn timer ran out on ``seat``'s move now asked: its stand-in makes
+        that one move (the player stays seated)."""
+        turn = self._turn
+        return (turn is not None and turn[:2] == (self.table.move_key(), seat)
+                and time.monotonic() >= turn[2])
+
+    def moves_for(self, seat: int) -> bool:
+        """Whether a bot makes ``seat``'s move now: its own, a stand-in for a missing person,
+        or the stand-in for a person whose turn timer ran out."""
+        return self.bot_plays(seat) or self._turn_over(seat)
 
     def _arm_grace(self, seat: int) -> None:
         if seat in self._timers:
@@ -499,7 +556,8 @@ class Room:
         if seat not in cache:
             if "common" not in cache:
                 common = views.table_part(self.table, self.presence(), self.ready,
-                                          waits=self.waits(), gathering=self.gathering())
+                                          waits=self.waits(), gathering=self.gathering(),
+                                          turn=self.turn())
                 if self.rating is not None and self.rating["match"] == self.table.match_id:
                     common["rating"] = self.rating  # the finished match's rating change
                 cache["common"] = json.dumps(common, separators=(",", ":"))[1:-1]
@@ -516,6 +574,7 @@ class Room:
         if self.table.pending:
             return
         self.used = self.clock()
+        self._arm_turn()  # a move asked of a person: his deadline, in the views sent now
         cache: dict[int | str | None, str] = {}
         for conn in self.connections:
             conn.push("state", self._state_message(conn.seat, cache))
@@ -525,7 +584,9 @@ class Room:
     # ---- bots and the flow of the match ----------------------------------------------------
 
     def kick(self) -> None:
-        """Make sure the driver runs if a bot is to play or a deal is to be dealt."""
+        """Make sure the driver runs if a bot is to play or a deal is to be dealt (and the
+        turn timer runs for a person's move)."""
+        self._arm_turn()
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
@@ -562,18 +623,19 @@ class Room:
         asked = table.asked()
         # The redeal question waits for every person, even one whose hand may only be kept:
         # keeping for him at once would tell everyone watching who holds a weak hand.
-        if asked is None or self.gathering() or not self.bot_plays(asked[0]):
+        if asked is None or self.gathering() or not self.moves_for(asked[0]):
             return False
         seat, request = asked
         state = table.state
         assert state is not None
         version = table.version
-        pace = self.bot_pace(request)
+        # A move the turn timer gives the stand-in is late already: made at once.
+        pace = 0.0 if not self.bot_plays(seat) else self.bot_pace(request)
         if (self.timing.trick_pause and not state.trick and state.plays
                 and not table.rules.no_looking_back):
             await asyncio.sleep(self.timing.trick_pause)  # the trick taken, on the cloth
         thinking = time.monotonic()
-        if self.table.version != version or not self.bot_plays(seat):
+        if self.table.version != version or not self.moves_for(seat):
             return True  # something changed meanwhile (the player came back): look again
         standing_in = table.seats[seat].kind == "human"
         action: Action
@@ -590,7 +652,7 @@ class Room:
         if left > 0:
             await asyncio.sleep(left)
         async with self.lock:
-            if self.table.version != version or not self.bot_plays(seat):
+            if self.table.version != version or not self.moves_for(seat):
                 return True  # a denunciation, the player came back, a rollback: look again
             self.table.submit(seat, action, stand_in=standing_in)
             await self._save()
@@ -633,6 +695,8 @@ class Room:
     def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
         if self._driver is not None:
             self._driver.cancel()
         self.table.close()
@@ -693,18 +757,20 @@ class Rooms:
 
     async def create(self, rules_data: Any, seats_data: Any, open_seats: bool = False,
                      practice: bool = False, *, deals_seed: int | None = None,
-                     hosted: bool = True) -> Room:
+                     hosted: bool = True, turn_seconds: Any = None) -> Room:
         """A new table, stored before anyone hears of it (``storage_unavailable``: it was
         not, and there is none). ``deals_seed``, ``hosted``: a tournament's table
-        (:meth:`Table.create`)."""
-        from sueca.server.tables import parse_rules, parse_seats
+        (:meth:`Table.create`); ``turn_seconds``: the turn timer (a request's, checked)."""
+        from sueca.server.tables import parse_rules, parse_seats, parse_turn_seconds
 
         rules = parse_rules(rules_data)
         seats = parse_seats(seats_data, rules)
+        timer = parse_turn_seconds(turn_seconds)
         table_id = secrets.token_urlsafe(6)
         table = Table.create(table_id, rules, seats, self.storage, self.rng,
                              open_seats=open_seats, created=self.wall(), autosave=False,
-                             practice=practice, deals_seed=deals_seed, hosted=hosted)
+                             practice=practice, deals_seed=deals_seed, hosted=hosted,
+                             turn_seconds=timer)
         try:
             table.saved(await self.writer.save(table.pending))
         except StorageUnavailable as error:

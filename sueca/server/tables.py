@@ -60,6 +60,10 @@ SeatKind = Literal["human", "bot", "dummy"]
 Phase = Literal["playing", "deal_over", "match_over"]
 
 NAME_MAX = 24
+# A table's turn timer (tables of strangers): each person's move has this many seconds, then
+# his stand-in plays it; off (None) by default, and bounded so that neither a page nor a
+# table can be stalled or hurried absurdly.
+TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
 SETS_KEPT = 20  # the latest match results a table keeps for its tally (gato, chapéu)
 # What each move answers, and how a refusal names it and the move the table waits for.
 _ASKED_BY: dict[type, type] = {Play: AskCard, Bid: AskBid, Call: AskCall, Redeal: AskRedeal}
@@ -136,6 +140,17 @@ def parse_seats(data: Any, rules: Rules) -> list[SeatConfig]:
     return seats
 
 
+def parse_turn_seconds(data: Any) -> int | None:
+    """A lobby request's ``turn_seconds``: None (no timer) or a whole number of seconds in
+    [:data:`TURN_SECONDS_MIN`, :data:`TURN_SECONDS_MAX`]."""
+    if data is None:
+        return None
+    if type(data) is not int or not TURN_SECONDS_MIN <= data <= TURN_SECONDS_MAX:
+        raise TableError(f"turn_seconds must be a whole number from {TURN_SECONDS_MIN} to "
+                         f"{TURN_SECONDS_MAX} (or null: no turn timer)", "bad_turn_seconds")
+    return data
+
+
 def parse_rules(data: Any) -> Rules:
     """The rules of a lobby request: a RECORD.md ``rules`` object."""
     if data is None:
@@ -166,6 +181,7 @@ class Table:
         autosave: bool = True,
         practice: bool = False,
         deals_seed: int | None = None,
+        turn_seconds: int | None = None,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -177,6 +193,9 @@ class Table:
         # A duplicate tournament round's tables are dealt from the round's seed, deal by deal,
         # so every table of it holds the same cards (tournaments.py); else shuffled from rng.
         self.deals_seed = deals_seed
+        # The turn timer: a person's move has this many seconds, then his stand-in makes it
+        # (rooms.py); None: no timer.
+        self.turn_seconds = turn_seconds
         self.created = created
         # The seat of whoever created the table (the first person's seat): its page may show
         # every free seat's invitation and put a bot in for a missing player (see rooms.py).
@@ -218,6 +237,7 @@ class Table:
         practice: bool = False,
         deals_seed: int | None = None,
         hosted: bool = True,
+        turn_seconds: int | None = None,
     ) -> Table:
         """A new table, its first match started and dealt (its writes: one batch). Its host
         is the first person's seat (the lobby's "my seat"), or nobody at a table of bots or
@@ -225,7 +245,7 @@ class Table:
         host = next((i for i, seat in enumerate(seats) if seat.kind == "human"), None)
         table = cls(table_id, rules, seats, storage, rng, open_seats=open_seats, created=created,
                     host=host if hosted else None, autosave=autosave, practice=practice,
-                    deals_seed=deals_seed)
+                    deals_seed=deals_seed, turn_seconds=turn_seconds)
         table._write("create_table", table_id, table.settings())
         table.start_match()
         return table
@@ -242,7 +262,8 @@ class Table:
                     open_seats=bool(settings.get("open", False)), created=stored.created,
                     host=settings.get("host"), autosave=autosave,
                     practice=settings.get("practice") is True,
-                    deals_seed=settings.get("deals_seed"))
+                    deals_seed=settings.get("deals_seed"),
+                    turn_seconds=settings.get("turn_seconds"))
         table.closed = settings.get("closed")
         table._stored = stored
         if stored.match is None:
@@ -281,6 +302,7 @@ class Table:
             "host": self.host,
             **({"practice": True} if self.practice else {}),
             **({} if self.deals_seed is None else {"deals_seed": self.deals_seed}),
+            **({} if self.turn_seconds is None else {"turn_seconds": self.turn_seconds}),
             **({} if self.closed is None else {"closed": self.closed}),
         }
 
@@ -459,6 +481,12 @@ class Table:
         if self._asked is None or self._asked[0] != key:
             self._asked = (key, self.referee.asked())
         return self._asked[1]
+
+    def move_key(self) -> tuple[int, int, int]:
+        """Which move the table waits for (the match, the deal's row, the moves stored in
+        it): the same while nobody moves, whatever else changes (a name, a cry that goes on);
+        the turn timer's deadline belongs to one move."""
+        return (self.match_number, self._row, self._seq)
 
     def actor(self) -> int | None:
         """The seat that decides the next move (the partner for a dummy)."""
@@ -670,4 +698,5 @@ __all__ = [
     "TableError",
     "parse_rules",
     "parse_seats",
+    "parse_turn_seconds",
 ]

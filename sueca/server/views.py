@@ -187,12 +187,14 @@ def _deal_part(table: Table, info: InformationState) -> dict[str, Any]:
 
 def table_part(table: Table, presence: list[str], ready: set[int], *,
                waits: list[float | None] | None = None,
-               gathering: bool = False) -> dict[str, Any]:
+               gathering: bool = False, turn: dict[str, Any] | None = None) -> dict[str, Any]:
     """The public facts about the table (no card in them): the same for every viewer, so a
     broadcast builds it once and passes it to each view as ``common``. ``waits``: per seat,
     the seconds left before a bot stands in for its missing person (the room's clock, so that
     every page counts down from the server's figure); ``gathering``: no card is played yet
-    while an invited player has not come (the host may start with bots)."""
+    while an invited player has not come (the host may start with bots); ``turn``: the turn
+    timer of the move asked now (``seat``, ``seconds``, ``left``: the server's figure), or
+    None."""
     rules = table.rules
     names = table.seat_names()
     waits = waits or [None] * len(table.seats)
@@ -221,6 +223,9 @@ def table_part(table: Table, presence: list[str], ready: set[int], *,
         ],
         "host": table.host,
         "gathering": gathering,
+        # The turn timer: each person's move has turn_seconds, then his stand-in makes it.
+        "turn_seconds": table.turn_seconds,
+        "turn": turn,
         "players": rules.players,
         "dummy": rules.dummy,
         "bidding": rules.bidding,

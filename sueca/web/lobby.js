@@ -126,7 +126,8 @@ async function createTable(event) {
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ rules, seats, open: $("open").checked,
-      practice: Boolean($("practice") && $("practice").checked) }),
+      practice: Boolean($("practice") && $("practice").checked),
+      turn_seconds: $("turn_seconds") && $("turn_seconds").value ? Number($("turn_seconds").value) : null }),
   });
   const data = await response.json();
   if (!response.ok) { $("create-error").textContent = data.message; return; }

@@ -221,6 +221,11 @@ function renderSeats() {
     }
     if (seat.kind === "dummy" && seat.named) badges.push(`<span class="badge">${t("dummy")}</span>`);
     badges.push(...auctionBadges(seat.seat));
+    if (view.turn && view.turn.seat === seat.seat) {
+      // The turn timer: a ring that empties as the seconds go; at 0 the stand-in moves.
+      badges.push(`<span class="turn-ring" role="timer" data-seat="${seat.seat}" title="${t("turn_timer_help")}"
+        aria-label="${t("turn_timer", { n: turnLeft() })}"><span class="turn-left">${turnLeft()}</span></span>`);
+    }
     const dealer = seat.seat === view.dealer
       ? `<span class="dealer-chip" title="${t("dealer")}" aria-label="${t("dealer")}">D</span>` : "";
     const turn = view.phase === "playing" && view.to_play === seat.seat;
@@ -260,6 +265,7 @@ function renderSeats() {
     if (cards) html += `<div class="seat-cards">${cards}</div>`;
     box.innerHTML = html;
   }
+  drawTurnRings();
 }
 
 // At a bidding table: each seat's bid during the auction, the declarer's mark, and the card
@@ -923,6 +929,26 @@ let gatherKey = null;
 function secondsLeft(seat) {
   return Math.max(0, Math.ceil(seat.stand_in_in - (performance.now() - viewAt) / 1000));
 }
+
+// The seconds left on the turn timer (the server's figure, counted down since the view came).
+function turnLeft() {
+  if (!view || !view.turn) return 0;
+  return Math.max(0, Math.ceil(view.turn.left - (performance.now() - viewAt) / 1000));
+}
+
+function drawTurnRings() {
+  for (const ring of document.querySelectorAll(".turn-ring")) {
+    if (!view.turn) continue;
+    const left = Math.max(0, view.turn.left - (performance.now() - viewAt) / 1000);
+    ring.style.setProperty("--turn-share", String(left / view.turn.seconds));
+    ring.classList.toggle("late", left <= Math.min(5, view.turn.seconds / 4));
+    const text = ring.querySelector(".turn-left");
+    if (text) text.textContent = String(turnLeft());
+    ring.setAttribute("aria-label", t("turn_timer", { n: turnLeft() }));
+  }
+}
+
+setInterval(() => { if (view) drawTurnRings(); }, 250);
 
 function clock(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
