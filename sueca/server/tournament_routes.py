@@ -213,17 +213,22 @@ class TournamentDesk:
                 deals = [(r.points[0], r.points[1]) for r in replayed.match.results]
                 sets.append(((stored.score[0], stored.score[1]), deals))
             result = result_of_sets(sets, needed=t.sets // 2 + 1)
-            if result is not None:
-                t.record(round_.number, assignment.number, result)
-                changed = True
-            elif room is not None and round_.started is not None and \
-                    self.clock() - round_.started > t.forfeit_wait:
+            waited = round_.started is not None and \
+                self.clock() - round_.started > t.forfeit_wait
+            absent = [False, False]
+            if room is not None and (waited or result is not None):
+                # A pair one of whose players never took his seat did not show up: a bot
+                # standing in for him (after the table's invite wait) does not play for it.
                 seats = room.table.seats
                 absent = [not (seats[side].claimed and seats[side + 2].claimed)
                           for side in (0, 1)]
-                if absent[0] != absent[1]:  # both absent: the organiser adjudicates
-                    t.forfeit(round_.number, assignment.number, absent.index(True))
-                    changed = True
+            if absent[0] != absent[1]:
+                t.forfeit(round_.number, assignment.number, absent.index(True))
+                changed = True
+            elif result is not None and not any(absent):
+                t.record(round_.number, assignment.number, result)
+                changed = True
+            # Both pairs absent: the organiser adjudicates.
         if changed:
             await self._call(self._rows().save, t)
         return changed
@@ -256,7 +261,7 @@ class TournamentDesk:
 
     def _id(self, request: Request) -> int:
         text = str(request.path_params["tid"])
-        if not text.isdigit() or len(text) > 18:
+        if not (text.isascii() and text.isdigit()) or len(text) > 18:
             raise _Refused(404, "no_tournament", "no such tournament")
         return int(text)
 
