@@ -321,8 +321,8 @@ class AccountsWeb:
             "deals": deals,
             "card_points_per_deal": round(points / point_deals, 1) if point_deals else None,
             "capotes": capotes, "bandeiras": bandeiras,
-            "partners": sorted(({"name": n, "matches": c} for n, c in partners.items()),
-                               key=lambda p: (-int(str(p["matches"])), str(p["name"])))[:10],
+            "partners": [{"name": n, "matches": c} for n, c in
+                         sorted(partners.items(), key=lambda item: (-item[1], item[0]))[:10]],
             "ratings": ratings, "last": last})
 
     async def rating_plot(self, request: Request) -> Response:
