@@ -189,6 +189,8 @@ def _match_summary(match: StoredMatch) -> dict[str, Any]:
         "score": match.score,
         "winner": match.winner,
         "deals": match.played_deals,
+        # Per seat, the share of its moves a stand-in bot made (its person away or out of time).
+        "stand_ins": [round(match.stand_in_share(seat), 3) for seat in range(len(match.seats))],
     }
 
 

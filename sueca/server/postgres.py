@@ -384,6 +384,9 @@ class PostgresStorage:
                 " ORDER BY idx", (match_id,)).fetchall()
             settings_row = conn.execute("SELECT settings FROM tables WHERE id = %s",
                                         (row[0],)).fetchone()
+            stand_in_rows = conn.execute(
+                "SELECT deal_idx, seq, seat FROM stand_ins WHERE match_id = %s",
+                (match_id,)).fetchall()
         table_id, number, rules, first_dealer, seats, started, finished, score, winner = row
         actions: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         for deal_idx, seat, action in action_rows:
@@ -394,7 +397,8 @@ class PostgresStorage:
             id=int(match_id), table_id=table_id, number=number, rules=json.loads(rules),
             first_dealer=first_dealer, deals=deals, seats=json.loads(seats), started=started,
             finished=finished, score=json.loads(score) if score is not None else None,
-            winner=winner, practice=_practice(settings_row))
+            winner=winner, practice=_practice(settings_row),
+            stand_ins={(deal_idx, seq): seat for deal_idx, seq, seat in stand_in_rows})
 
     def close(self) -> None:
         self._pool.close()

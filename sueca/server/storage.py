@@ -48,7 +48,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sueca.record import GameRecord
+from sueca.rules import Rules, RulesError
 from sueca.server.history import LegacyDeal, StoredHistoryError, legacy_actions, record_of
 from sueca.server.players import SQLITE_SCHEMA, Execute, PlayerRows
 from sueca.server.tournament_rows import SQLITE_SCHEMA as TOURNAMENT_SCHEMA
@@ -119,6 +120,24 @@ class StoredMatch:
     score: list[int] | None
     winner: int | None
     practice: bool = False  # its table's practice setting (hints on request; never rated)
+    # Who made each stored move that was no person's: (deal row, move) -> the seat a stand-in
+    # bot moved for (its absent person's, or one whose turn timer ran out); every other move
+    # was the seat's own (a person's, or a bot seat's). Read from the stand_ins rows
+    # (schema 2; a match stored before has none: its moves count as the people's).
+    stand_ins: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def stand_in_share(self, seat: int) -> float:
+        """The share of the moves ``seat``'s person had to make (his cards, bids and calls,
+        and the dummy's cards he plays) that a stand-in bot made for him: 0.0 for a seat
+        nobody stood in for (or that made no move)."""
+        if not self.stand_ins:
+            return 0.0
+        controller = _controller(self.rules)
+        made = sum(1 for deal in self.deals for mover, _ in deal.actions
+                   if controller(mover) == seat)
+        if not made:
+            return 0.0
+        return sum(1 for s in self.stand_ins.values() if s == seat) / made
 
     @property
     def played_deals(self) -> int:
@@ -130,6 +149,14 @@ class StoredMatch:
         """The match as a RECORD.md record (its moves played again: see
         :func:`sueca.server.history.record_of`)."""
         return record_of(self)
+
+
+def _controller(rules: dict[str, Any]) -> Callable[[int], int]:
+    """Who decides a stored move's seat: the dummy's partner for the dummy's cards."""
+    try:
+        return Rules.from_dict(rules).controller_of
+    except (RulesError, ValueError, TypeError):
+        return lambda seat: seat
 
 
 @dataclass(frozen=True)
@@ -601,6 +628,8 @@ class SQLiteStorage:
             (match_id,),
         ):
             actions.setdefault(deal_idx, []).append((seat, json.loads(action)))
+        stand_ins = {(deal_idx, seq): seat for deal_idx, seq, seat in self._db.execute(
+            "SELECT deal_idx, seq, seat FROM stand_ins WHERE match_id = ?", (match_id,))}
         deals = [
             StoredDeal(idx, dealer, json.loads(hands), trump or None, actions.get(idx, []))
             for idx, dealer, hands, trump in self._db.execute(
@@ -622,6 +651,7 @@ class SQLiteStorage:
             score=json.loads(score) if score is not None else None,
             winner=winner,
             practice=self._practice(table_id),
+            stand_ins=stand_ins,
         )
 
     def _practice(self, table_id: str) -> bool:

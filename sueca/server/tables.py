@@ -683,6 +683,8 @@ def _stored_after(stored: StoredTable | None, table_id: str, created: float, wri
         match.deals.append(StoredDeal(args[1], args[2], list(args[3]), args[4]))
     elif write.method == "add_action":
         match.deals[-1].actions.append((args[3], args[4]))
+    elif write.method == "add_stand_in":
+        match.stand_ins[(args[1], args[2])] = args[3]
     elif write.method == "score_match":
         finished = match.finished if match.finished is not None or args[2] is None else time.time()
         return replace(stored, match=replace(match, score=list(args[1]), winner=args[2],

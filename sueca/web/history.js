@@ -52,6 +52,25 @@ function teamNames(seats, team) {
   return seats.filter((_, i) => i % 2 === team).map(escapeHtml).join(" & ");
 }
 
+// A seat a stand-in bot played for (its person away, or out of time) is marked with the share
+// of its moves the bot made: such a match was not all the person's.
+function standInMark(match, seat) {
+  const share = (match.stand_ins || [])[seat] || 0;
+  if (share <= 0) return "";
+  const n = Math.max(1, Math.round(share * 100));
+  return ` <span class="badge stand-in-mark" data-seat="${seat}" title="${t("stand_in_share_help")}">${
+    t("stand_in_share", { n })}</span>`;
+}
+
+function markedName(match, seat) {
+  return escapeHtml(match.seats[seat]) + standInMark(match, seat);
+}
+
+function markedTeam(match, team) {
+  return match.seats.map((_, i) => i).filter((i) => i % 2 === team)
+    .map((i) => markedName(match, i)).join(" & ");
+}
+
 // A bidding table (five-player Italiana) scores each player: one score per seat.
 function perSeat(score) { return score.length !== 2; }
 
@@ -69,8 +88,8 @@ function renderList() {
     const seatly = perSeat(m.score);
     const winner = m.winner === null ? "—"
       : seatly ? escapeHtml(m.seats[m.winner]) : teamNames(m.seats, m.winner);
-    const players = seatly ? m.seats.map(escapeHtml).join(", ")
-      : `${teamNames(m.seats, 0)} <span class="muted">vs</span> ${teamNames(m.seats, 1)}`;
+    const players = seatly ? m.seats.map((_, i) => markedName(m, i)).join(", ")
+      : `${markedTeam(m, 0)} <span class="muted">vs</span> ${markedTeam(m, 1)}`;
     const score = seatly ? m.score.join(" · ") : `${m.score[0]} – ${m.score[1]}`;
     const practice = m.practice ? ` <span class="badge practice">${t("practice_tag")}</span>` : "";
     return `<tr data-variant="${escapeHtml(m.rules.variant)}"><td>${date}${practice}</td><td>${players}</td>
@@ -124,7 +143,7 @@ function renderReplay() {
     const dealer = seat === deal.dealer ? `<span class="dealer-chip" title="${t("dealer")}">D</span>` : "";
     const where = n === 4 ? `pos-${positions[seat]}` : "ring-hand";
     return `<div class="seat ${where}"><div class="plate team${sideOf(seat)}">${dealer}
-      <span class="name">${escapeHtml(match.seats[seat])}</span></div><div class="replay-hand">${cards}</div></div>`;
+      <span class="name">${escapeHtml(match.seats[seat])}</span>${standInMark(match, seat)}</div><div class="replay-hand">${cards}</div></div>`;
   }).join("");
   let trickHtml = "";
   let caption = t("deal_start");
