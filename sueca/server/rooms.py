@@ -407,25 +407,39 @@ class Room:
     async def _save(self, ready: set[int] | None = None) -> None:
         """Store the table's pending writes (the change just made), or, if the store fails,
         roll the table back to what the store holds (and who was ready to ``ready``) and
-        raise ``storage_unavailable``."""
+        raise ``storage_unavailable``. A caller cancelled meanwhile (its socket's task) still
+        settles the table before it gives up the room's lock: a table is never left with
+        writes pending (nothing would be shown of it again) nor changed behind a write."""
         table = self.table
         if not table.pending or self.writer is None:
             return
+        job = asyncio.ensure_future(self.writer.save(table.pending))
+        cancelled = False
+        while not job.done():
+            try:
+                await asyncio.wait({job})
+            except asyncio.CancelledError:
+                cancelled = True
         try:
-            match_id = await self.writer.save(table.pending)
-        except StorageUnavailable as error:
+            match_id = job.result()
+        except (StorageUnavailable, asyncio.CancelledError) as error:
             if not self._outage:
                 self._outage = True
                 log.warning("table %s: the store failed (%s); its changes are refused until "
-                            "it works again", table.id, error)
+                            "it works again", table.id, error or "the writer stopped")
             self.table = table.rolled_back()
             if ready is not None:
                 self.ready = ready
             self.broadcast()  # nothing changed; those who came meanwhile get their view
+            if cancelled:
+                raise asyncio.CancelledError from None
             raise TableError(UNSAVED, "storage_unavailable") from None
         table.saved(match_id)
         self._outage = False
         self.match_over()
+        if cancelled:
+            self.broadcast()  # stored, so shown, as the caller would have
+            raise asyncio.CancelledError
 
     def match_over(self) -> None:
         """Once a finished match is stored, record it (ratings) in the background."""

@@ -6,6 +6,7 @@ disk) changes nothing, blocks no other table, and goes through once the store wo
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import sqlite3
@@ -21,8 +22,10 @@ from server_support import LiveServer, create_table, join, token_of
 from starlette.testclient import TestClient
 
 from sueca.actions import Play
+from sueca.cards import card_name
 from sueca.rules import Rules
 from sueca.server import Timing, create_app
+from sueca.server.rooms import Connection, Rooms
 from sueca.server.storage import (
     JOURNAL_SIZE_LIMIT,
     NEW_MATCH,
@@ -470,3 +473,53 @@ def test_a_refused_rematch_keeps_the_finished_match_and_who_asked(tmp_path: Path
 
     with LiveServer(str(db), storage=faulty) as server:
         asyncio.run(scenario(server))
+
+
+class SlowStorage(SQLiteStorage):
+    """The real store, each batch a moment long (a slow disk)."""
+
+    def save(self, writes: Any) -> int | None:
+        time.sleep(0.3)
+        return super().save(writes)
+
+
+def test_a_move_whose_socket_task_is_cancelled_mid_write_is_settled(tmp_path: Path) -> None:
+    """The socket's task is cancelled while its card is being written: the write finishes,
+    the table takes it (stored and shown, nothing left pending) before the lock is let go,
+    and the next card plays."""
+    async def scenario() -> None:
+        rooms = Rooms(SlowStorage(tmp_path / "sueca.db"), FAST, seed=2)
+        try:
+            seats = [{"kind": "human", "name": f"P{s}"} for s in range(4)]
+            room = await rooms.create(None, seats)
+            sent: list[str] = []
+
+            async def send(text: str) -> None:
+                sent.append(text)
+
+            conns = []
+            for config in room.table.seats:
+                conn = Connection(send)
+                room.attach(conn)
+                await room.handle(conn, json.dumps({"type": "join", "token": config.token}))
+                conns.append(conn)
+            seat, request = room.table.asked()  # type: ignore[misc]
+            card = request.legal[0]  # type: ignore[attr-defined]
+            task = asyncio.ensure_future(room.handle(
+                conns[seat], json.dumps({"type": "play", "card": card_name(card)})))
+            await asyncio.sleep(0.1)  # the write is under way
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert not room.table.pending and len(room.table.state.plays) == 1  # type: ignore[union-attr]
+            stored = rooms.storage.load_table(room.table.id)
+            assert stored is not None and len(stored.match.deals[0].actions) == 1  # type: ignore[union-attr]
+            seat, request = room.table.asked()  # type: ignore[misc]
+            await room.handle(conns[seat], json.dumps(
+                {"type": "play", "card": card_name(request.legal[0])}))  # type: ignore[attr-defined]
+            assert len(room.table.state.plays) == 2  # type: ignore[union-attr]
+        finally:
+            rooms.close()
+            rooms.storage.close()
+
+    asyncio.run(scenario())
