@@ -175,3 +175,19 @@ def test_knockout_with_a_bye(server: LiveServer) -> None:
                    json={"round": 1, "table": 1, "winner": 1})
     final = organiser.post(f"/api/tournaments/{tid}/rounds").json()["rounds"][1]
     assert [t["pairs"] for t in final["tables"]] == [[1, 3]]
+
+
+def test_pages_are_served_under_the_policy_with_no_inline_script(server: LiveServer) -> None:
+    import re
+
+    for path in ("/tournaments", "/tournaments/1", "/static/tournaments.js",
+                 "/static/tournament.js"):
+        response = httpx.get(server.http + path)
+        assert response.status_code == 200, path
+        if path.startswith("/tournaments"):
+            assert "script-src 'self'" in response.headers["content-security-policy"]
+            scripts = re.findall(r"<script([^>]*)>(.*?)</script>", response.text, re.S)
+            assert scripts and all('src="/static/' in attrs and not body.strip()
+                                   for attrs, body in scripts), path
+            assert "onclick" not in response.text and "http" not in response.text.replace(
+                "http-equiv", "")
