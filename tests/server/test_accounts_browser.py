@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from server_support import LiveServer
-from web_support import ARTIFACTS, PACE, chromium, open_page
+from web_support import ARTIFACTS, PACE, chromium, open_page, screenshots
 
 __all__ = ["chromium"]
 
@@ -28,7 +28,7 @@ def _sign_up(page: Any, name: str) -> None:
     page.fill("#password2", "segredo-123")
     page.click("#signup-submit")
     page.wait_for_url(lambda url: url.endswith("/"))
-    page.wait_for_function(f"document.querySelector('#account-link').textContent === '{name}'")
+    page.wait_for_function(f"document.querySelector('#account-link')?.textContent === '{name}'")
 
 
 @pytest.mark.slow
@@ -43,6 +43,7 @@ def test_four_people_sign_up_queue_and_play_a_rated_match(chromium: Any, tmp_pat
             errors.append(page_errors)
         # A guest is asked to log in; these four see the queue.
         assert pages[0].locator("#quick-form").is_visible()
+        screenshots(pages[0], "lobby-quick-play")
         for page in pages:
             page.click("#quick-join")
         for page in pages:
@@ -74,6 +75,7 @@ def test_four_people_sign_up_queue_and_play_a_rated_match(chromium: Any, tmp_pat
         board.dispatch_event("#min", "change")
         board.wait_for_function("document.querySelectorAll('#board tbody tr').length === 4")
         first = board.locator("#board tbody tr").first.inner_text()
+        screenshots(board, "leaderboard")  # at a phone's width too, nothing wider
         seated = room.table.seat_names()
         assert sorted(seated) == sorted(NAMES)
         assert any(seated[s] in first for s in range(4) if s % 2 == winner)
@@ -82,7 +84,7 @@ def test_four_people_sign_up_queue_and_play_a_rated_match(chromium: Any, tmp_pat
         assert board.inner_text("#played") == "1"
         assert board.inner_text("#won") == ("1" if seated.index("Ana") % 2 == winner else "0")
         board.wait_for_function("document.querySelector('#rating-plot').naturalWidth > 0")
-        board.screenshot(path=str(ARTIFACTS / "player-profile.png"))
+        screenshots(board, "player-profile")
         assert errors == [[], [], [], []]
 
 
