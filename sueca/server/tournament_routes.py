@@ -366,10 +366,13 @@ class TournamentDesk:
     async def register(self, request: Request) -> Response:
         async def change(t: Tournament, account: Account, data: dict[str, Any]) -> None:
             me = Player(account.id, account.name)
+            partner = data.get("partner")
             if t.individuals:
+                if partner:
+                    raise TournamentError("this tournament draws pairs: register alone",
+                                          "register_alone")
                 t.register_single(me)
                 return
-            partner = data.get("partner")
             if not isinstance(partner, str) or not 0 < len(partner) <= 64:
                 raise _Refused(400, "malformed", "'partner' is your partner's account name")
             other = await self.accounts._call(self.accounts._rows().account_by_key,

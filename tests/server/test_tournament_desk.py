@@ -191,3 +191,21 @@ def test_pages_are_served_under_the_policy_with_no_inline_script(server: LiveSer
                                    for attrs, body in scripts), path
             assert "onclick" not in response.text and "http" not in response.text.replace(
                 "http-equiv", "")
+
+
+def test_individuals_are_drawn_into_pairs_at_the_first_round(server: LiveServer) -> None:
+    organiser = signup(server.http, "Org")
+    clients = people(server, 5)
+    tid = organiser.post("/api/tournaments", json={"name": "Sorteio", "individuals": True,
+                                                   "rounds": 1}).json()["id"]
+    paired = clients["P0"].post(f"/api/tournaments/{tid}/register", json={"partner": "P1"})
+    assert paired.status_code == 409 and paired.json()["error"] == "register_alone"
+    for client in clients.values():
+        assert client.post(f"/api/tournaments/{tid}/register", json={}).status_code == 200
+    view = clients["P0"].get(f"/api/tournaments/{tid}").json()
+    assert view["you"]["registered"] and len(view["singles"]) == 5 and view["pairs"] == []
+    started = organiser.post(f"/api/tournaments/{tid}/rounds").json()
+    assert len(started["pairs"]) == 2 and len(started["singles"]) == 1  # one left over
+    drawn = {n for p in started["pairs"] for n in p["players"]} | set(started["singles"])
+    assert drawn == set(clients)
+    assert len(started["rounds"][0]["tables"]) == 1

@@ -63,15 +63,17 @@ async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
     return players
 
 
-def _seen(player: Player) -> dict[str, Any]:
-    """What a player saw of his match: the final score and each deal's card points and
-    hands (the end-of-deal summaries)."""
+def _seen(player: Player, number: int = 1) -> dict[str, Any]:
+    """What a player saw of the table's match ``number``: the final score and each deal's card
+    points and hands (the end-of-deal summaries)."""
     deals: dict[int, dict[str, Any]] = {}
     final: dict[str, Any] = {}
     for message in player.log:
         if message["type"] != "state":
             continue
         view = message["view"]
+        if view["score"]["number"] != number:
+            continue
         if view["phase"] != "playing" and view.get("summary"):
             deals[view["deal"]] = {"points": view["summary"]["points"],
                                    "hands": view["summary"]["hands"]}
@@ -217,3 +219,61 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
     assert "Torneio do Café" in listing.text_content("#list tbody")
     assert "Terminado" in listing.text_content("#list tbody")
     assert errors == [] and list_errors == []
+
+
+async def _play_sets(server: LiveServer, clients: list[httpx.Client], tid: int,
+                     organiser: httpx.Client) -> list[dict[str, Any]]:
+    """Matches at one table, a rematch after each, until the tournament has the table's
+    result (the best of three); what seat 0 saw of each match."""
+    players = []
+    for client in clients:
+        mine = client.get(f"/api/tournaments/{tid}").json()["my_table"]
+        table_id, token = mine["link"].removeprefix("/t/").split("#")
+        socket = await connect(f"{server.ws}/ws/{table_id}", additional_headers={
+            "Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
+        player = Player(socket, mine["seat"])
+        await player.recv_until("state")
+        await player.send({"type": "join", "token": token})
+        await player.recv_until("joined")
+        players.append(player)
+    rng = random.Random(4)
+    seen = []
+    for number in range(1, 4):
+        await asyncio.gather(*(play_on(p, rng, timeout=60) for p in players))
+        seen.append(_seen(players[0], number))
+        await asyncio.sleep(0.3)  # the end-of-match hook reads the match
+        view = organiser.get(f"/api/tournaments/{tid}").json()
+        if view["rounds"][0]["tables"][0]["result"] is not None:
+            break
+        for player in players:
+            await player.send({"type": "rematch"})
+        for player in players:
+            while player.view is None or player.view["score"]["number"] != number + 1 or \
+                    player.view["phase"] != "playing":
+                await player.recv(30)
+    for player in players:
+        await player.socket.close()
+    return seen
+
+
+def test_best_of_three_sets_at_one_table(server: LiveServer) -> None:
+    organiser = signup(server.http, "Organizador")
+    clients = {name: signup(server.http, name) for name in NAMES[:4]}
+    tid = organiser.post("/api/tournaments", json={
+        "name": "À melhor de três", "rounds": 1, "sets": 3, "target": 1}).json()["id"]
+    clients["Ana"].post(f"/api/tournaments/{tid}/register", json={"partner": "Bruno"})
+    clients["Carla"].post(f"/api/tournaments/{tid}/register", json={"partner": "Duarte"})
+    organiser.post(f"/api/tournaments/{tid}/rounds")
+    order = [clients[n] for n in ("Ana", "Carla", "Bruno", "Duarte")]  # seats 0-3
+    seen = asyncio.run(_play_sets(server, order, tid, organiser))
+    wins = [0, 0]
+    for match in seen:
+        wins[match["winner"]] += 1
+    assert max(wins) == 2 and len(seen) in (2, 3)  # stopped once a pair had two
+    final = httpx.get(f"{server.http}/api/tournaments/{tid}").json()
+    result = final["rounds"][0]["tables"][0]["result"]
+    assert result["sets"] == wins and result["winner"] == wins.index(2)
+    assert result["games"] == [sum(m["score"][s] for m in seen) for s in (0, 1)]
+    assert result["card_points"] == [
+        sum(d["points"][s] for m in seen for d in m["deals"]) for s in (0, 1)]
+    assert final["status"] == "finished"
