@@ -125,6 +125,7 @@ class Node:
         self._broken: dict[str, float] = {}  # tables that would not restore: when tried
         self._tasks: list[asyncio.Task[None]] = []
         self.lobby: SharedLobbyIndex | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._moves: set[asyncio.Task[Any]] = set()  # sockets sent on, answers being made
         self._adopting: set[str] = set()  # tables leased, being restored
         self._absent: set[str] = set()  # leased tables out of memory at the last heartbeat
@@ -137,7 +138,7 @@ class Node:
         """Join the cluster; ``lobby``: the app's lobby index, shared with the others."""
         await self.cluster.join(**info)
         ready = asyncio.Event()
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         if lobby is not None:
             self.lobby = lobby
             lobby.cluster = self.cluster
@@ -296,6 +297,19 @@ class Node:
             if not await self.cluster.alive(worker):
                 for key in [k for k in self.stand_ins if k[0] == worker]:
                     self._drop_stand_in(key)
+
+    def fenced_off_soon(self, table_id: str) -> None:
+        """A write of this table was refused by the store's fence (another worker took it
+        while this one was paused, or Redis forgot the lease): stop playing it now rather than
+        at the next heartbeat. Called from the writer's thread."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(
+                lambda: self._spawn(self._fenced_off(table_id)))
+
+    async def _fenced_off(self, table_id: str) -> None:
+        lease = self.cluster.leases.pop(table_id, None)
+        if lease is not None and table_id in self.rooms.rooms:
+            await self._drop(table_id, "the store is fenced by a later owner")
 
     async def _drop(self, table_id: str, why: str) -> None:
         """Stop playing a table (its lease is gone): its room leaves memory, its sockets go
@@ -650,9 +664,15 @@ async def open_node(options: ClusterOptions, timing: Timing, *, seed: int | None
             lease = leases.acquire(table_id)
             return None if lease is None else lease.token
 
-        rooms = Rooms(LeasedStorage(store, token_for, lease_new), timing, seed=seed,
+        nodes: list[Node] = []
+
+        def on_lost(table_id: str) -> None:  # (the writer's thread)
+            nodes[0].fenced_off_soon(table_id)
+
+        rooms = Rooms(LeasedStorage(store, token_for, lease_new, on_lost), timing, seed=seed,
                       writer_threads=WRITERS, **rooms_options)
         node = Node(cluster, store, rooms, adopt_every=options.adopt_every)
+        nodes.append(node)
     except BaseException:
         store.close()
         raise

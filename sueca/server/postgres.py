@@ -114,6 +114,10 @@ assert max(_MIGRATIONS) == SCHEMA_VERSION, "a schema version without its Postgre
 class LeaseLostError(StorageError):
     """A fenced write by a worker that no longer owns the table: a later owner fenced it."""
 
+    def __init__(self, message: str, table_id: str | None = None) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+
 
 def redact(url: str) -> str:
     """The URL without its password, for messages and logs."""
@@ -423,10 +427,12 @@ class LeasedStorage:
     through."""
 
     def __init__(self, store: PostgresStorage, token_for: TokenFor,
-                 lease_new: TokenFor | None = None) -> None:
+                 lease_new: TokenFor | None = None,
+                 on_lost: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.token_for = token_for
         self.lease_new = lease_new
+        self.on_lost = on_lost  # told (from the writer's thread) of a table fenced off
 
     def save(self, writes: Sequence[Write]) -> int | None:
         for write in writes:
@@ -434,7 +440,12 @@ class LeasedStorage:
                     and self.token_for(str(write.args[0])) is None
                     and self.lease_new(str(write.args[0])) is None):
                 raise LeaseLostError(f"table {write.args[0]}: another worker leased it")
-        return self.store._save(writes, self.token_for)
+        try:
+            return self.store._save(writes, self.token_for)
+        except LeaseLostError as error:
+            if self.on_lost is not None and error.table_id is not None:
+                self.on_lost(error.table_id)
+            raise
 
     def create_table(self, table_id: str, settings: dict[str, Any]) -> None:
         self.save([Write("create_table", (table_id, settings))])
@@ -500,7 +511,8 @@ def _check_fence(conn: psycopg.Connection[Any], writes: Sequence[Write],
         table_id = str(first.args[0])
         token = token_for(table_id)
         if token is None:
-            raise LeaseLostError(f"table {table_id}: this worker holds no lease on it")
+            raise LeaseLostError(f"table {table_id}: this worker holds no lease on it",
+                                 table_id)
         if any(w.method == "create_table" and w.args[0] == table_id for w in writes):
             conn.execute("INSERT INTO fences (table_id, token) VALUES (%s, %s)"
                          " ON CONFLICT (table_id) DO NOTHING", (table_id, token))
@@ -516,7 +528,7 @@ def _check_fence(conn: psycopg.Connection[Any], writes: Sequence[Write],
         token = token_for(table_id)
     if row is None or token is None or int(row[1]) != token:
         raise LeaseLostError(f"table {table_id}: this worker's lease {token} is over (the "
-                             f"table is fenced at {None if row is None else row[1]})")
+                             f"table is fenced at {None if row is None else row[1]})", table_id)
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
