@@ -59,9 +59,17 @@ class _Entry:
     in_play: bool
 
 
+def abandoned(presence: list[str]) -> bool:
+    """Whether a table of people has none of them: every person's seat is played by a
+    stand-in (each left, or never came, past his wait). Nobody would find a game there."""
+    people = [status for status in presence if status not in ("bot", "dummy")]
+    return bool(people) and all(status == "stand_in" for status in people)
+
+
 class LobbyIndex:
     """Every table's lobby summary, and the listed ones in order. A table is listed while its
-    match is not over, and after that while someone still sits at it (for the rematch)."""
+    match is not over, and after that while someone still sits at it (for the rematch); an
+    :func:`abandoned` table is not (it is listed again when one of its people comes back)."""
 
     def __init__(self, summary: Callable[[Room], dict[str, Any]]) -> None:
         self._summary = summary  # a table's public facts (app._table_summary)
@@ -82,7 +90,8 @@ class LobbyIndex:
         if entry is not None and entry.fingerprint == fingerprint:
             return
         summary = self._summary(room)
-        listed = summary["phase"] != "match_over" or any(room.present)
+        listed = ((summary["phase"] != "match_over" or any(room.present))
+                  and not abandoned(room.presence()))
         new = _Entry(fingerprint, json.dumps(summary, separators=(",", ":")),
                      (-float(summary["created"]), table_id), listed,
                      summary["phase"] != "match_over")
