@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -122,13 +123,15 @@ uvicorn.Server(config).run(sockets=[reuse_port_socket("127.0.0.1", int(sys.argv[
 """
 
 
-def start_workers(count: int, db: str, redis: str, port: int) -> list[subprocess.Popen[bytes]]:
+def start_workers(count: int, db: str, redis: str, port: int,
+                  nice: int = 0) -> list[subprocess.Popen[bytes]]:
     """``count`` cluster workers on one port (a fresh key prefix), once each answers."""
     import httpx
 
     options = json.dumps({"redis_url": redis, "db_url": db,
                           "prefix": f"bench-{os.getpid()}-{time.time_ns()}"})
-    workers = [subprocess.Popen([sys.executable, "-c", WORKER, options, str(port)])
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, options, str(port)],
+                                preexec_fn=(lambda: os.nice(nice)) if nice else None)
                for _ in range(count)]
     deadline = time.monotonic() + 60
     started: set[int] = set()
@@ -209,7 +212,16 @@ def start_server(db: str, port: int, stats: str, nice: int = 0) -> subprocess.Po
     raise RuntimeError("server did not start")
 
 
-async def seat_client(url: str, token: str, seat: int, think: float, stop_at: float,
+async def seat_client(*args: Any) -> None:
+    """One seat's client (:func:`play_seat`); a socket the server closes (an overloaded
+    cluster worker, say) ends that seat's measurement, not the whole run."""
+    from websockets.exceptions import ConnectionClosed
+
+    with contextlib.suppress(ConnectionClosed, OSError):
+        await play_seat(*args)
+
+
+async def play_seat(url: str, token: str, seat: int, think: float, stop_at: float,
                       warm_until: float, latencies: list[float], plays: list[int],
                       table_index: int) -> None:
     from websockets.asyncio.client import connect
@@ -330,7 +342,7 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
         port = free_port()
         stats = str(Path(tmp) / "handled.json")
         if workers:
-            cluster = start_workers(workers, fresh_database(db), redis, port)
+            cluster = start_workers(workers, fresh_database(db), redis, port, nice)
             server = cluster[0]
         else:
             cluster = [start_server(str(Path(tmp) / "bench.db"), port, stats, nice)]
