@@ -273,6 +273,11 @@ class PostgresStorage:
             conn.execute("INSERT INTO stand_ins (match_id, deal_idx, seq, seat)"
                          " VALUES (%s, %s, %s, %s)", (match_id, deal_index, seq, seat))
 
+    def name_seats(self, match_id: int, seats: list[str]) -> None:
+        with self._transaction() as conn:
+            conn.execute("UPDATE matches SET seats = %s WHERE id = %s",
+                         (json.dumps(seats), match_id))
+
     def players(self) -> PlayerRows:
         # Two workers ending matches of one player at once rate one after the other.
         return PlayerRows(self._player_transaction,
@@ -472,6 +477,9 @@ class LeasedStorage:
 
     def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
         self.save([Write("add_stand_in", (match_id, deal_index, seq, seat))])
+
+    def name_seats(self, match_id: int, seats: list[str]) -> None:
+        self.save([Write("name_seats", (match_id, seats))])
 
     def players(self) -> PlayerRows:
         """The people's rows are the cluster's, not a table's: no lease fences them."""

@@ -185,7 +185,7 @@ class Write:
 
 
 WRITE_METHODS = frozenset({"create_table", "save_settings", "start_match", "add_deal",
-                           "add_action", "score_match", "add_stand_in"})
+                           "add_action", "score_match", "add_stand_in", "name_seats"})
 
 
 def apply_writes(storage: Storage, writes: Sequence[Write]) -> int | None:
@@ -241,6 +241,11 @@ class Storage(Protocol):
     def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
         """The move ``seq`` of the deal was made by a stand-in bot for ``seat``'s absent
         person (a match with too many is not rated: :mod:`sueca.server.ratings`)."""
+        ...
+
+    def name_seats(self, match_id: int, seats: list[str]) -> None:
+        """The match's players' names, seat by seat, as they are now (a person who gave his
+        name after the match started: its history says it)."""
         ...
 
     def players(self) -> PlayerRows:
@@ -550,6 +555,10 @@ class SQLiteStorage:
     def add_stand_in(self, match_id: int, deal_index: int, seq: int, seat: int) -> None:
         self._db.execute("INSERT INTO stand_ins (match_id, deal_idx, seq, seat)"
                          " VALUES (?, ?, ?, ?)", (match_id, deal_index, seq, seat))
+
+    def name_seats(self, match_id: int, seats: list[str]) -> None:
+        self._db.execute("UPDATE matches SET seats = ? WHERE id = ?",
+                         (json.dumps(seats), match_id))
 
     def players(self) -> PlayerRows:
         return PlayerRows(self._player_transaction)

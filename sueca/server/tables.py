@@ -621,12 +621,13 @@ class Table:
         config.account = account_id
         config.name = clean_name(name)
         self._write("save_settings", self.id, self.settings())
+        self._write("name_seats", self.match_id, self.seat_names())
         self.version += 1
 
     def rename(self, seat: int, name: str) -> None:
         """A person names his own seat (the page asks an invited friend on joining): cleaned
         as every name is (:func:`clean_name`), stored, and the table's names from then on.
-        The match under way keeps in its history the names it started with."""
+        The match under way says it in its history too (its stored seat names)."""
         cleaned = clean_name(name)
         if not cleaned:
             raise TableError("a name cannot be blank", "bad_name")
@@ -636,6 +637,7 @@ class Table:
         if config.name != cleaned:
             config.name = cleaned
             self._write("save_settings", self.id, self.settings())
+            self._write("name_seats", self.match_id, self.seat_names())
             self.version += 1
             self._settle()
 
@@ -656,6 +658,8 @@ class Table:
         config.token = secrets.token_urlsafe(18)
         config.claimed = True
         self._write("save_settings", self.id, self.settings())
+        if name:
+            self._write("name_seats", self.match_id, self.seat_names())
         self.version += 1
         self._settle()
         return config.token
@@ -685,6 +689,8 @@ def _stored_after(stored: StoredTable | None, table_id: str, created: float, wri
         match.deals[-1].actions.append((args[3], args[4]))
     elif write.method == "add_stand_in":
         match.stand_ins[(args[1], args[2])] = args[3]
+    elif write.method == "name_seats":
+        return replace(stored, match=replace(match, seats=list(args[1])))
     elif write.method == "score_match":
         finished = match.finished if match.finished is not None or args[2] is None else time.time()
         return replace(stored, match=replace(match, score=list(args[1]), winner=args[2],

@@ -164,3 +164,38 @@ def test_the_history_marks_the_seats_stand_ins_played(chromium: Any, tmp_path: P
         assert page.locator(".replay-felt .stand-in-mark").count() == 1
         screenshots(page, "web-history-stand-in")
         assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_name_given_after_the_match_started_reaches_its_history(chromium: Any,
+                                                                  tmp_path: Path) -> None:
+    """Item 5 and 11: an invited friend names himself once the match is under way; the
+    match's history (the stored seat names, the History page, the record) says his name."""
+    quick = Timing(grace=0.0, bot_delay=0.0, trick_pause=0.0, deal_pause=0.0, invite_wait=2.0)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=quick) as server:
+        seats = [{"kind": "human", "name": "Ana"}, {"kind": "human"},
+                 {"kind": "bot", "level": "intermediate"}, {"kind": "bot", "level": "intermediate"}]
+        table = new_table(server.http, seats, {"variant": "standard", "match_target": 1},
+                          open=True)
+        room = server.room(table["id"])
+        store = room.writer.storage
+        assert store.load_match(room.table.match_id).seats[1] == "Seat 2"
+        friend, errors = open_page(chromium, server.http + table["seats"][1]["link"])
+        friend.wait_for_selector("#name-form:not([hidden])")
+        friend.fill("#name-input", "Rui")
+        friend.click("#name-form button")
+        wait_until_named = time.monotonic() + 10
+        while store.load_match(room.table.match_id).seats[1] != "Rui":
+            assert time.monotonic() < wait_until_named, "the stored match kept 'Seat 2'"
+            time.sleep(0.05)
+        assert room.table.seat_names()[1] == "Rui"
+        friend.context.close()  # both seats stood in for now (grace 0): the match ends
+        finished(server, table["id"])
+        (match,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+        assert match["seats"][1] == "Rui"
+        record = httpx.get(f"{server.http}/api/history/{match['id']}/record.json").json()
+        assert "Rui" in str(record)
+        page, page_errors = open_page(chromium, server.http + "/history")
+        page.wait_for_selector("table.matches")
+        assert "Rui" in page.inner_text("table.matches tbody tr")
+        assert not errors and not page_errors, errors + page_errors
