@@ -53,7 +53,8 @@ def bench(deals: int, seed: int, max_worlds: int) -> dict[str, object]:
         stamps: list[float] = []
         start = time.process_time()
         review = review_deal(state, index % 4, index, seed, budget=budget, core=core,
-                             progress=lambda done, total: stamps.append(time.process_time()))
+                             progress=lambda done, total, stamps=stamps: stamps.append(
+                                 time.process_time()))
         per_deal.append(time.process_time() - start)
         first.append(stamps[0] - start)
         for card in review.cards:
