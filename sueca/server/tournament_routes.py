@@ -192,21 +192,17 @@ class TournamentDesk:
         for assignment in round_.tables:
             if assignment.result is not None or assignment.table_id is None:
                 continue
-            try:
-                room = await self.rooms().find(assignment.table_id)
-            except TableError:
-                room = None
-            if room is not None and room.table.match_id >= 0 and \
-                    room.table.match_id not in assignment.matches:
-                assignment.matches = (*assignment.matches, room.table.match_id)
+            # Read from the store, not the rooms: a table need not be in this process's
+            # memory (evicted, or a cluster's other worker's), and the store holds every
+            # change before anyone sees it.
+            table = await self._call(writer.storage.load_table, assignment.table_id)
+            if table is not None and table.match is not None and \
+                    table.match.id not in assignment.matches:
+                assignment.matches = (*assignment.matches, table.match.id)
                 changed = True
             sets = []
             for match_id in assignment.matches:
-                try:
-                    stored = await writer.load_match(match_id)
-                except StorageUnavailable:
-                    raise _Refused(503, "storage_unavailable",
-                                   "the store cannot be used now; try again") from None
+                stored = await self._call(writer.storage.load_match, match_id)
                 if stored is None or stored.finished is None or stored.score is None:
                     continue
                 replayed = replay_stored(stored)
@@ -216,12 +212,14 @@ class TournamentDesk:
             waited = round_.started is not None and \
                 self.clock() - round_.started > t.forfeit_wait
             absent = [False, False]
-            if room is not None and (waited or result is not None):
+            if table is not None and (waited or result is not None):
                 # A pair one of whose players never took his seat did not show up: a bot
                 # standing in for him (after the table's invite wait) does not play for it.
-                seats = room.table.seats
-                absent = [not (seats[side].claimed and seats[side + 2].claimed)
-                          for side in (0, 1)]
+                seats = table.settings.get("seats", [])
+                claimed = [isinstance(seat, dict) and seat.get("claimed") is True
+                           for seat in seats]
+                if len(claimed) == 4:
+                    absent = [not (claimed[side] and claimed[side + 2]) for side in (0, 1)]
             if absent[0] != absent[1]:
                 t.forfeit(round_.number, assignment.number, absent.index(True))
                 changed = True
@@ -338,11 +336,13 @@ class TournamentDesk:
         seat = next((i for i, p in enumerate(order) if p.account == account.id), None)
         if seat is None:
             return None
-        try:
-            room = await self.rooms().find(a.table_id)
-        except TableError:
+        table = await self._call(self.rooms().writer.storage.load_table, a.table_id)
+        seats = [] if table is None else table.settings.get("seats", [])
+        if len(seats) != 4 or not isinstance(seats[seat], dict):
             return None
-        token = room.table.seats[seat].token
+        token = seats[seat].get("token")
+        if not isinstance(token, str) or not token:
+            return None
         return {"table": a.number, "seat": seat, "link": f"/t/{a.table_id}#{token}"}
 
     async def _change(self, request: Request,
