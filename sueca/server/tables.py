@@ -211,8 +211,8 @@ class Table:
         self._row = -1  # the deal in play's row
         self._seq = 0  # its moves stored so far
         self._asked: tuple[tuple[int, int], tuple[int, Request] | None] | None = None
-        # The matches won at this table since it was loaded (the web sheet's tally across
-        # rematches): per side, or per seat at a bidding table, and the latest results.
+        # The matches won at this table (the web sheet's tally across rematches, kept in its
+        # settings): per side, or per seat at a bidding table, and the latest results.
         self.sets = [0] * rules.score_slots
         self.set_results: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=SETS_KEPT)
         # Store first: the writes of a change not stored yet, and what the store holds.
@@ -265,6 +265,7 @@ class Table:
                     deals_seed=settings.get("deals_seed"),
                     turn_seconds=settings.get("turn_seconds"))
         table.closed = settings.get("closed")
+        table._restore_sets(settings.get("sets"))
         table._stored = stored
         if stored.match is None:
             table.start_match()
@@ -304,6 +305,9 @@ class Table:
             **({} if self.deals_seed is None else {"deals_seed": self.deals_seed}),
             **({} if self.turn_seconds is None else {"turn_seconds": self.turn_seconds}),
             **({} if self.closed is None else {"closed": self.closed}),
+            **({"sets": {"won": list(self.sets),
+                         "last": [[w, list(score)] for w, score in self.set_results]}}
+               if any(self.sets) else {}),
         }
 
     def unvisited(self) -> bool:
@@ -350,11 +354,34 @@ class Table:
         self._settle()
 
     def _tally(self) -> None:
-        """Count the match just won, before a rematch replaces it."""
+        """Count the match just won, before a rematch replaces it (stored with the table's
+        settings, in the rematch's batch: a restart keeps the tally)."""
         match = self.referee.match
         if match.is_over and match.winner is not None:
             self.sets[match.winner] += 1
             self.set_results.append((match.winner, tuple(match.score)))
+            self._write("save_settings", self.id, self.settings())
+
+    def _restore_sets(self, data: Any) -> None:
+        """The tally as the settings keep it; one that does not read (not this table's
+        shape) starts again from nothing rather than stop the table."""
+        slots = len(self.sets)
+        if not isinstance(data, dict):
+            return
+        won, last = data.get("won"), data.get("last")
+        if (not isinstance(won, list) or len(won) != slots
+                or not all(type(n) is int and n >= 0 for n in won)
+                or not isinstance(last, list)):
+            return
+        results: list[tuple[int, tuple[int, ...]]] = []
+        for item in last[-SETS_KEPT:]:
+            if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                    and 0 <= item[0] < slots and isinstance(item[1], list)
+                    and all(type(n) is int for n in item[1])):
+                return
+            results.append((item[0], tuple(item[1])))
+        self.sets = list(won)
+        self.set_results.extend(results)
 
     def _seat(self, match: Match) -> None:
         """A referee for ``match``: this match's bots at the bot seats, nobody at the others

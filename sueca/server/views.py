@@ -237,7 +237,7 @@ def table_part(table: Table, presence: list[str], ready: set[int], *,
             "number": table.match_number,
         },
         "ready": sorted(ready),
-        # Matches won at this table across rematches (since the server loaded it), and the
+        # Matches won at this table across rematches (stored: a restart keeps them), and the
         # latest results, whose scores say a gato or a chapéu.
         "sets": {"won": list(table.sets),
                  "last": [{"winner": w, "score": list(score)} for w, score in table.set_results]},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,10 @@ from typing import Any
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 from web_support import chromium, open_page
+
+from sueca.rules import Rules
+from sueca.server.storage import SQLiteStorage
+from sueca.server.tables import SeatConfig, Table
 
 __all__ = ["chromium"]  # the fixture, imported for the test below
 
@@ -55,3 +60,57 @@ def test_the_sheet_tallies_the_matches_won_across_rematches(chromium: Any, tmp_p
         assert page.text_content('#sets-tally [data-team="them"]') == str(won[1])
         assert "Partidas ganhas" in page.inner_text("#sets-tally")
         assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_tally_survives_a_restart(chromium: Any, tmp_path: Path) -> None:
+    """The tally is stored with the table's settings when the rematch starts: a server
+    started again on the same store shows it, and counts on from it."""
+    db = str(tmp_path / "sueca.db")
+    with LiveServer(db) as server:
+        table = create_table(server.http, ["human", "bot", "bot", "bot"],
+                             {"variant": "standard", "match_target": 1}, level="heuristic")
+        with ThreadPoolExecutor(1) as pool:
+            view = pool.submit(asyncio.run, play_match_and_rematch(server, table)).result()
+    won = view["sets"]["won"]
+    with LiveServer(db) as again:
+        room = again.room(table["id"])
+        assert room is not None, "the table in play was restored"
+        assert room.table.sets == won
+        assert [[w, list(s)] for w, s in room.table.set_results] == [
+            [r["winner"], r["score"]] for r in view["sets"]["last"]]
+        page, errors = open_page(chromium, again.http + table["seats"][0]["link"])
+        page.wait_for_selector("#sets-tally")
+        assert page.text_content('#sets-tally [data-team="us"]') == str(won[0])
+        assert page.text_content('#sets-tally [data-team="them"]') == str(won[1])
+        assert not errors, errors
+
+
+@pytest.mark.parametrize("stored", [
+    "3", {"won": [1]}, {"won": [1, -2], "last": []}, {"won": [1, 0], "last": [[5, [1, 0]]]},
+    {"won": [1, 0], "last": "x"}, {"won": [True, 0], "last": []}])
+def test_a_stored_tally_that_does_not_read_starts_again(stored: Any) -> None:
+    storage = SQLiteStorage(":memory:")
+    seats = [SeatConfig("bot", "", "heuristic") for _ in range(4)]
+    table = Table.create("t1", Rules.from_dict({"variant": "standard"}), seats, storage,
+                         random.Random(1))
+    storage.save_settings("t1", {**table.settings(), "sets": stored})
+    loaded = storage.load_table("t1")
+    assert loaded is not None
+    again = Table.restore(loaded, storage, random.Random(1))
+    assert again.sets == [0, 0] and not again.set_results
+
+
+def test_a_stored_tally_reads_back() -> None:
+    storage = SQLiteStorage(":memory:")
+    seats = [SeatConfig("bot", "", "heuristic") for _ in range(4)]
+    table = Table.create("t1", Rules.from_dict({"variant": "standard"}), seats, storage,
+                         random.Random(1))
+    tally = {"won": [2, 1], "last": [[0, [1, 0]], [1, [0, 1]], [0, [4, 0]]]}
+    storage.save_settings("t1", {**table.settings(), "sets": tally})
+    loaded = storage.load_table("t1")
+    assert loaded is not None
+    again = Table.restore(loaded, storage, random.Random(1))
+    assert again.sets == [2, 1]
+    assert list(again.set_results) == [(0, (1, 0)), (1, (0, 1)), (0, (4, 0))]
+    assert again.settings()["sets"] == tally
