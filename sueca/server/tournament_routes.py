@@ -73,6 +73,10 @@ MAX_BODY = 4096
 OPEN_PER_ORGANISER = 5  # tournaments an account may have open (not finished) at once
 LOCKS_KEPT = 256  # per-tournament locks kept (least recently used dropped)
 TABLES_KNOWN = 4096  # table -> tournament entries kept for the end-of-match hook
+# A look at a tournament reads its tables from the store at most this often (the pages poll;
+# a match's end is read at once by the end-of-match hook, a POST reads them always): the
+# store's writer thread is every table's.
+LOOK_EVERY = 5.0
 
 
 class _Refused(Exception):
@@ -114,6 +118,8 @@ class TournamentDesk:
         self._locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
         self._tables: OrderedDict[str, int] = OrderedDict()  # table id -> tournament id
         self._tasks: set[asyncio.Task[None]] = set()
+        self._looked: OrderedDict[int, float] = OrderedDict()  # tournament -> last read
+        self.look_every = LOOK_EVERY  # a test's may be 0
 
     # ---- the store ------------------------------------------------------------------------
 
@@ -168,11 +174,13 @@ class TournamentDesk:
             try:
                 async with self._lock(tournament_id):
                     t = await self._load(tournament_id)
+                    known = False
                     for assignment in t.rounds[-1].tables if t.rounds else []:
                         if assignment.table_id == table.id and match_id not in \
                                 assignment.matches and match_id >= 0:
                             assignment.matches = (*assignment.matches, match_id)
-                    await self._refresh(t)
+                            known = True
+                    await self._refresh(t, changed=known)
             except Exception as error:  # the match is stored; the next look reads it
                 log.warning("tournament %s: table %s not read: %s: %s", tournament_id,
                             table.id, type(error).__name__, error)
@@ -181,13 +189,25 @@ class TournamentDesk:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _refresh(self, t: Tournament) -> bool:
+    async def _look(self, t: Tournament) -> None:
+        """A GET's refresh, at most every ``look_every`` seconds per tournament."""
+        now = self.clock()
+        last = self._looked.pop(t.id, None)
+        if last is not None and now - last < self.look_every:
+            self._looked[t.id] = last
+            return
+        self._looked[t.id] = now
+        while len(self._looked) > LOCKS_KEPT:
+            self._looked.popitem(last=False)
+        await self._refresh(t)
+
+    async def _refresh(self, t: Tournament, changed: bool = False) -> bool:
         """Read the results of the round in play (its finished matches, its forfeits after
-        the wait); store the tournament if anything changed. Call under its lock."""
+        the wait); store the tournament if anything changed (``changed``: the caller changed
+        it already). Call under its lock."""
         if not t.rounds:
             return False
         round_ = t.rounds[-1]
-        changed = False
         writer = self.rooms().writer
         for assignment in round_.tables:
             if assignment.result is not None or assignment.table_id is None:
@@ -202,7 +222,9 @@ class TournamentDesk:
                 changed = True
             sets = []
             for match_id in assignment.matches:
-                stored = await self._call(writer.storage.load_match, match_id)
+                stored = (table.match if table is not None and table.match is not None
+                          and table.match.id == match_id
+                          else await self._call(writer.storage.load_match, match_id))
                 if stored is None or stored.finished is None or stored.score is None:
                     continue
                 replayed = replay_stored(stored)
@@ -285,7 +307,7 @@ class TournamentDesk:
         account = await self.accounts.account(request)
         async with self._lock(tid):
             t = await self._load(tid)
-            await self._refresh(t)
+            await self._look(t)
         return JSONResponse(await self.view(t, account))
 
     async def view(self, t: Tournament, account: Account | None) -> dict[str, Any]:
@@ -439,7 +461,7 @@ class TournamentDesk:
         tid = self._id(request)
         async with self._lock(tid):
             t = await self._load(tid)
-            await self._refresh(t)
+            await self._look(t)
         body = await self.view(t, None)
         return JSONResponse(body, headers={
             "Content-Disposition": f'attachment; filename="tournament-{tid}.json"'})
@@ -448,7 +470,7 @@ class TournamentDesk:
         tid = self._id(request)
         async with self._lock(tid):
             t = await self._load(tid)
-            await self._refresh(t)
+            await self._look(t)
         out = io.StringIO()
         sheet = csv.writer(out)
         sheet.writerow(["rank", "pair", "name", "players", "match_points", "game_points",

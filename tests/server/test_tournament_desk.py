@@ -104,6 +104,7 @@ def test_a_pair_that_does_not_come_loses_by_forfeit(server: LiveServer) -> None:
     organiser = signup(server.http, "Org")
     clients = people(server, 4)
     tid = tournament(organiser, clients, 2, rounds=1, forfeit_wait=1)
+    server.app.state.tournaments.look_every = 0  # every look reads the tables (the pages: 5 s)
     view = organiser.post(f"/api/tournaments/{tid}/rounds").json()
     table = view["rounds"][0]["tables"][0]
     assert table["pairs"] == [1, 2] and table["watch"].startswith("/t/")

@@ -9,6 +9,7 @@ import asyncio
 import csv
 import io
 import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
@@ -122,6 +123,7 @@ def _round(server: LiveServer, organiser: httpx.Client, tid: int,
 
 def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServer,
                                                                chromium: Any) -> None:
+    server.app.state.tournaments.look_every = 0  # each look reads the tables (the pages: 5 s)
     organiser = signup(server.http, "Organizador")
     by_account = {name: signup(server.http, name) for name in NAMES}
     made = organiser.post("/api/tournaments", json={
@@ -238,12 +240,12 @@ async def _play_sets(server: LiveServer, clients: list[httpx.Client], tid: int,
         players.append(player)
     rng = random.Random(4)
     seen = []
+    wins = [0, 0]
     for number in range(1, 4):
         await asyncio.gather(*(play_on(p, rng, timeout=60) for p in players))
         seen.append(_seen(players[0], number))
-        await asyncio.sleep(0.3)  # the end-of-match hook reads the match
-        view = organiser.get(f"/api/tournaments/{tid}").json()
-        if view["rounds"][0]["tables"][0]["result"] is not None:
+        wins[seen[-1]["winner"]] += 1
+        if max(wins) == 2:
             break
         for player in players:
             await player.send({"type": "rematch"})
@@ -265,7 +267,12 @@ def test_best_of_three_sets_at_one_table(server: LiveServer) -> None:
     clients["Carla"].post(f"/api/tournaments/{tid}/register", json={"partner": "Duarte"})
     organiser.post(f"/api/tournaments/{tid}/rounds")
     order = [clients[n] for n in ("Ana", "Carla", "Bruno", "Duarte")]  # seats 0-3
+    server.app.state.tournaments.look_every = 0
     seen = asyncio.run(_play_sets(server, order, tid, organiser))
+    deadline = time.monotonic() + 30  # the end-of-match hook reads the last match
+    while httpx.get(f"{server.http}/api/tournaments/{tid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the table's result was not read"
+        time.sleep(0.1)
     wins = [0, 0]
     for match in seen:
         wins[match["winner"]] += 1
