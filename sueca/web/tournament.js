@@ -22,7 +22,8 @@ function render(data) {
   const dup = data.duplicate_rounds.length
     ? ` · ${t("t_duplicate_rounds")}: ${data.duplicate_rounds.join(", ")}` : "";
   $("facts").textContent = `${format} · ${t("t_round_of", { n: data.round, m: data.rounds_planned })}` +
-    ` · ${t(`t_status_${data.status}`)}${dup}`;
+    ` · ${t(`t_status_${data.status}`)}${dup}` +
+    (data.start ? ` · ${t("t_start")}: ${new Date(data.start * 1000).toLocaleString(LANG)}` : "");
   const you = data.you;
   $("my-table").hidden = !data.my_table;
   if (data.my_table) $("my-link").href = data.my_table.link;
