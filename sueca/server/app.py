@@ -59,6 +59,7 @@ from sueca.server.botpool import default_bot_workers
 from sueca.server.guard import Guard, GuardMiddleware
 from sueca.server.limits import DEFAULT_LIMITS, AddressLimiter, Limits
 from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
+from sueca.server.practice import practice_routes
 from sueca.server.quickplay import QuickPlay
 from sueca.server.ratings import record_finished
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
@@ -191,6 +192,7 @@ def _match_summary(match: StoredMatch) -> dict[str, Any]:
         "deals": match.played_deals,
         # Per seat, the share of its moves a stand-in bot made (its person away or out of time).
         "stand_ins": [round(match.stand_in_share(seat), 3) for seat in range(len(match.seats))],
+        "practice": match.practice,  # a practice table's (hints on request): never rated
     }
 
 
@@ -345,6 +347,7 @@ def create_app(
                 raise TableError("the request must be a JSON object", "malformed")
             room = await rooms().create(data.get("rules"), data.get("seats"),
                                         open_seats=data.get("open") is True,
+                                        practice=data.get("practice") is True,
                                         turn_seconds=data.get("turn_seconds"))
         except TableError as error:
             return _error(_STATUS.get(error.code, 400), error.code, str(error))
@@ -538,6 +541,7 @@ def create_app(
         Route("/api/history/{match_id:number}/record.json", history_record),
         *review_routes(review_service, lambda m: rooms().writer.load_match(m),
                        table_match, review_visible, WEB_DIR),
+        *practice_routes(lambda table_id: rooms().get(table_id)),
         *accounts.routes(),
         *quickplay.routes(),
         *tournaments.routes(),
