@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from sueca.jsontext import NotJsonError, parse_json
@@ -48,6 +48,7 @@ from sueca.server.accounts import (
 )
 from sueca.server.players import BOTS, PEOPLE, Account, ordinal
 from sueca.server.ratings import MODEL
+from sueca.server.responses import JSONResponse
 from sueca.server.writer import StorageUnavailable, StorageWriter
 
 MAX_BODY = 4096

@@ -44,7 +44,7 @@ from starlette.applications import Starlette
 from starlette.convertors import IntegerConvertor, register_url_convertor
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -62,6 +62,7 @@ from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
 from sueca.server.practice import practice_routes
 from sueca.server.quickplay import QuickPlay
 from sueca.server.ratings import record_finished
+from sueca.server.responses import JSONResponse
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
@@ -116,7 +117,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 # A refusal's HTTP status where it is not the handler's usual one: a store that failed is the
 # server's trouble, not the request's (nothing changed; the same request may be made again).
-_STATUS = {"storage_unavailable": 503, "worker_unavailable": 503, "no_table": 404}
+_STATUS = {"storage_unavailable": 503, "worker_unavailable": 503, "no_table": 404,
+           "bad_name": 400}
 
 
 def _unreadable() -> JSONResponse:
@@ -350,6 +352,11 @@ def create_app(
                                         practice=data.get("practice") is True,
                                         turn_seconds=data.get("turn_seconds"))
         except TableError as error:
+            # A refused request made no table: it does not use up the address's budget.
+            if table_limiter is not None:
+                table_limiter.refund(address)
+            if server_tables is not None:
+                server_tables.refund()
             return _error(_STATUS.get(error.code, 400), error.code, str(error))
         table = room.table
         return JSONResponse({
@@ -540,7 +547,9 @@ def create_app(
         Route("/api/history/{match_id:number}", history_match),
         Route("/api/history/{match_id:number}/record.json", history_record),
         *review_routes(review_service, lambda m: rooms().writer.load_match(m),
-                       table_match, review_visible, WEB_DIR),
+                       table_match, review_visible, WEB_DIR,
+                       None if limits is None else
+                       AddressLimiter(limits.reviews_per_minute, limits.review_burst)),
         *practice_routes(lambda table_id: rooms().get(table_id)),
         *accounts.routes(),
         *quickplay.routes(),

@@ -47,6 +47,10 @@ class TokenBucket:
         self._tokens -= 1
         return True
 
+    def refund(self) -> None:
+        """Give back a token taken for something that was then refused (it cost nothing)."""
+        self._tokens = min(float(self.burst), self._tokens + 1)
+
     def idle(self) -> bool:
         """Whether the bucket is full again (its owner may be forgotten)."""
         now = self._clock()
@@ -67,6 +71,9 @@ class Limits:
     server_table_burst: int = 60
     # Tables whose match is not over; a finished one no longer counts.
     max_tables_in_play: int = 1000
+    # Reviews one address may ask for (each a few seconds of the one review worker's CPU).
+    reviews_per_minute: float = 6.0
+    review_burst: int = 6
 
     def socket_bucket(self, clock: Clock = time.monotonic) -> TokenBucket:
         return TokenBucket(self.messages_per_second, self.message_burst, clock)
@@ -101,3 +108,8 @@ class AddressLimiter:
         if bucket is None:
             bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self._clock)
         return bucket.take()
+
+    def refund(self, address: str) -> None:
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.refund()

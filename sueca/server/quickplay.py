@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sueca.server.account_routes import AccountsWeb
 from sueca.server.account_routes import _body as _json
 from sueca.server.accounts import AccountError, name_key
 from sueca.server.players import PEOPLE, Account, ordinal
+from sueca.server.responses import JSONResponse
 from sueca.server.tables import TableError
 
 if TYPE_CHECKING:

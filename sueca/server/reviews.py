@@ -4,7 +4,10 @@ polled, the result kept beside the database (docs/review.md, docs/server.md).
 - **Never on the event loop.** A review is CPU work of a second or several: it runs in a
   :class:`concurrent.futures.ProcessPoolExecutor` of one worker (``max_workers``), started
   on the first review asked for. At most :data:`MAX_PENDING` reviews wait or run at once;
-  one more is refused (503 ``busy``) and nothing else changes. A worker that dies breaks
+  one more is refused (503 ``busy``) and nothing else changes; and one client address has at
+  most :data:`MAX_PENDING_PER_ADDRESS` of them (so that nobody alone fills the queue for
+  everyone) and starts reviews at a bounded rate (``sueca serve``: 429 ``rate_limited``,
+  :class:`~sueca.server.limits.Limits`). A worker that dies breaks
   that executor only: its reviews fail (``failed``, with the reason) and the next request
   starts a fresh one.
 - **Progress.** The worker reports each card reviewed on a queue; a thread of the server
@@ -46,12 +49,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
+from sueca.jsontext import NotJsonError, parse_json
 from sueca.record import GameRecord, dumps, loads
 from sueca.review import Fact, ReviewError, finished_deals
 from sueca.review.svg import graph_svg
+from sueca.server.limits import AddressLimiter
+from sueca.server.responses import JSONResponse
 from sueca.server.writer import StorageUnavailable
 from sueca.terminal.i18n import LANGUAGES, Language, language
 
@@ -59,6 +65,8 @@ log = logging.getLogger("sueca.server.reviews")
 
 MAX_PENDING = 4
 """Reviews waiting or running at once; one more is refused (``busy``)."""
+MAX_PENDING_PER_ADDRESS = 1
+"""Reviews one client address may have waiting or running; one more is refused (``busy``)."""
 MAX_FILES = 2000
 """Review files kept beside a database (about 10 KB each); the oldest go first."""
 MAX_MEMORY = 200
@@ -117,6 +125,7 @@ class Job:
     error: str | None = None
     started: float = field(default_factory=time.time)
     names: list[str] = field(default_factory=list)  # the players, seat by seat
+    asker: str | None = None  # the client address that started it (its pending share)
 
 
 def fingerprint(record: GameRecord, deal: int) -> str:
@@ -132,10 +141,12 @@ class ReviewService:
     """The worker, the jobs in flight and the reviews kept (see the module)."""
 
     def __init__(self, directory: Path | None, max_workers: int = MAX_WORKERS,
-                 max_pending: int = MAX_PENDING, max_files: int = MAX_FILES) -> None:
+                 max_pending: int = MAX_PENDING, max_files: int = MAX_FILES,
+                 max_per_asker: int = MAX_PENDING_PER_ADDRESS) -> None:
         self.directory = directory
         self.max_workers = max_workers
         self.max_pending = max_pending
+        self.max_per_asker = max_per_asker
         self.max_files = max_files
         self._lock = threading.Lock()
         self._jobs: dict[Key, Job] = {}
@@ -166,9 +177,10 @@ class ReviewService:
             return kept
         return None
 
-    def request(self, key: Key, record: GameRecord, names: list[str] | None = None) -> Job:
+    def request(self, key: Key, record: GameRecord, names: list[str] | None = None,
+                asker: str | None = None) -> Job:
         """The review of ``key``: kept, in flight, or started now (:class:`Busy` when too
-        many are waiting)."""
+        many are waiting, or ``asker``, a client address, has its share waiting already)."""
         print_ = fingerprint(record, key[1])
         record_text = dumps(record)
         found = self.lookup(key, print_)
@@ -181,8 +193,12 @@ class ReviewService:
             if len(self._jobs) >= self.max_pending:
                 raise Busy(f"{len(self._jobs)} reviews are waiting already; try again "
                            "in a moment")
+            if asker is not None and sum(j.asker == asker for j in self._jobs.values()) \
+                    >= self.max_per_asker:
+                raise Busy(f"this address has {self.max_per_asker} review(s) under way "
+                           "already; ask again when it is done")
             self._failed.pop(key, None)
-            job = Job(key, print_, names=names or [])
+            job = Job(key, print_, names=names or [], asker=asker)
             self._jobs[key] = job
             executor = self._start()
         try:
@@ -393,12 +409,14 @@ MaySee = Callable[[Request, Any], Awaitable[bool]]
 
 
 def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
-                  table_match: TableMatch, may_see: MaySee, web_dir: Path) -> list[Route]:
+                  table_match: TableMatch, may_see: MaySee, web_dir: Path,
+                  starts: AddressLimiter | None = None) -> list[Route]:
     """The review's routes: ``GET /review`` (the page), ``POST /api/reviews`` (start one:
     ``{"match": m | "table": t, "deal": d, "seat": s}``) and ``GET
     /api/reviews/{m}/{d}/{s}?lang=`` (its progress, then the review). A match the request may
     not see (``may_see``: a private table's finished match, to anyone but its players) is
-    answered as no match at all, 404, both when asked for and when polled."""
+    answered as no match at all, 404, both when asked for and when polled. ``starts``: the
+    reviews each client address may ask for a minute (None: no cap)."""
 
     async def seen(request: Request, match_id: int) -> Any:
         try:
@@ -416,8 +434,8 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
         if len(body) > 1024:
             return _error(400, "too_large", "request too large (at most 1024 bytes)")
         try:
-            data = json.loads(body or b"{}")
-        except (ValueError, UnicodeDecodeError):
+            data = parse_json(body or b"{}")
+        except NotJsonError:
             return _error(400, "malformed", "the request body is not JSON")
         if not isinstance(data, dict):
             return _error(400, "malformed", "the request must be a JSON object")
@@ -452,9 +470,13 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
             record = await asyncio.to_thread(checked)
         except ReviewError as error:
             return _error(409, "not_reviewable", str(error))
+        address = request.client.host if request.client else "?"
+        if starts is not None and not starts.take(address):
+            return _error(429, "rate_limited", f"too many reviews asked for from this address: "
+                          f"at most {starts.rate * 60:g} a minute")
         try:
             job = service().request((match_id, deal, seat), record,
-                                    [str(name) for name in stored.seats])
+                                    [str(name) for name in stored.seats], asker=address)
         except Busy as error:
             return _error(503, "busy", str(error))
         return JSONResponse(job_json(job, _words(request)),

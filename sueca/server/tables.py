@@ -26,6 +26,7 @@ import hmac
 import random
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
@@ -101,9 +102,23 @@ class SeatConfig:
         return bool(self.token) and token.isascii() and hmac.compare_digest(self.token, token)
 
 
+# Format characters a name may hold: the joiners some scripts and emoji sequences need. Every
+# other one (bidi overrides and isolates, marks, invisible separators) can disguise a name or
+# reorder the text around it on every page that shows it.
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def clean_name(name: str) -> str:
-    """A player's name as the table keeps it: runs of spaces made one, cut to NAME_MAX."""
-    return " ".join(name.split())[:NAME_MAX]
+    """A player's name as the table keeps it: runs of spaces made one, cut to NAME_MAX; text
+    with a lone surrogate (not Unicode: no page or store can encode it), a control character
+    or a format character (bidi overrides, invisible marks) is refused (``bad_name``)."""
+    cleaned = " ".join(name.split())[:NAME_MAX]
+    for char in cleaned:
+        category = unicodedata.category(char)
+        if category in ("Cs", "Cc") or (category == "Cf" and char not in _JOINERS):
+            raise TableError(f"a name cannot hold the character U+{ord(char):04X} "
+                             f"(control, format or surrogate)", "bad_name")
+    return cleaned
 
 
 def parse_seats(data: Any, rules: Rules) -> list[SeatConfig]:
@@ -134,7 +149,10 @@ def parse_seats(data: Any, rules: Rules) -> list[SeatConfig]:
         name = item.get("name") or ""
         if not isinstance(name, str):
             raise TableError(f"seat {index}: name must be text", "bad_seats")
-        name = clean_name(name)
+        try:
+            name = clean_name(name)
+        except TableError as error:
+            raise TableError(f"seat {index}: {error}", error.code) from None
         seats.append(SeatConfig(kind=kind, name=name, level=level,
                                 token=secrets.token_urlsafe(18) if kind == "human" else ""))
     return seats
