@@ -49,10 +49,12 @@ from sueca.server.accounts import (
 from sueca.server.players import BOTS, PEOPLE, Account, ordinal
 from sueca.server.ratings import MODEL
 from sueca.server.responses import JSONResponse
+from sueca.server.views import history_visible
 from sueca.server.writer import StorageUnavailable, StorageWriter
 
 MAX_BODY = 4096
 KINDS = ("four", "italiana5")
+LISTED_MAX = 20  # the latest matches a profile lists
 LEADERBOARD_MIN = 5  # matches a player needs to be listed, unless ?min= says otherwise
 
 
@@ -280,10 +282,33 @@ class AccountsWeb:
             raise AccountError("no such player", "no_player", 404)
         return account
 
+    async def _public(self, match_id: int, settings: dict[str, dict[str, Any] | None]) -> bool:
+        """Whether a match may be listed to anyone (the History's rule, views.history_visible,
+        for a request holding no seat token): its table was open or of bots alone.
+        ``settings``: the tables' stored settings read so far for this request."""
+        writer = self.writer()
+        try:
+            match = await writer.load_match(match_id)
+            if match is None:
+                return False
+            if match.table_id not in settings:
+                stored = await writer.load_table(match.table_id)
+                settings[match.table_id] = None if stored is None else stored.settings
+        except StorageUnavailable:
+            return False  # unknown: listed to nobody but the owner
+        return history_visible(settings[match.table_id], None)
+
     async def profile(self, request: Request) -> Response:
         account = await self._profile_account(request)
+        viewer = await self.account(request)
+        owner = viewer is not None and viewer.id == account.id
         rows = self._rows()
-        matches = await self._call(rows.player_matches, account.id)
+        found = await self._call(rows.player_matches, account.id)
+        # One account at several seats of a match (a host seating himself twice) played it
+        # once: the store lists the match once per seat.
+        matches = list({entry["match"]: entry for entry in found}.values())
+        settings: dict[str, dict[str, Any] | None] = {}
+        examined = 0
         ids = [s.account_id for m in matches for s in m["seats"] if s.account_id is not None]
         names = await self._call(rows.names, ids)
         played = won = deals = points = point_deals = capotes = bandeiras = 0
@@ -300,11 +325,22 @@ class AccountsWeb:
                 points += mine.card_points
                 point_deals += mine.deals
             deals += mine.deals
+            # A private table's match counts in the totals above, but who played it, with
+            # whom, and its replay are its players' (the History's 404): only the owner sees
+            # them listed. Strangers' lists come from the newest LISTED_MAX matches alone,
+            # so that one profile costs at most that many table reads.
+            if not owner:
+                if examined >= LISTED_MAX:
+                    continue
+                examined += 1
+                if not await self._public(entry["match"], settings):
+                    continue
             for seat in seats:
-                if seat.seat != mine.seat and seat.team == mine.team:
+                if (seat.seat != mine.seat and seat.team == mine.team
+                        and (seat.account_id is None or seat.account_id != account.id)):
                     name = names.get(seat.account_id, seat.name) if seat.account_id else seat.name
                     partners[name] = partners.get(name, 0) + 1
-            if len(last) < 20:
+            if len(last) < LISTED_MAX:
                 last.append({"match": entry["match"], "kind": entry["kind"],
                              "finished": entry["finished"], "won": mine.won,
                              "replay": f"/history/{entry['match']}",

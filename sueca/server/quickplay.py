@@ -13,7 +13,10 @@ An invitation names a friend (an account) and hands him a seat's link, which the
 hold (its token proves it): the friend's lobby lists it (``GET /api/invitations``).
 
 Bounded: at most :data:`MAX_WAITING` people wait (503 past it), invitations are kept an hour,
-at most :data:`MAX_INVITATIONS` per person, and a seated ticket is forgotten after ten minutes.
+at most :data:`MAX_INVITATIONS` per person, and a seated ticket is forgotten after ten minutes;
+one person sends at most :data:`INVITATIONS_SENT_PER_HOUR` invitations an hour (a burst of
+:data:`INVITATION_BURST`; 429 past it), and none to himself. The queue and the invitations
+live in this process's memory: under ``sueca serve --workers N`` each worker has its own.
 
 Routes (logged in; POSTs carry ``X-CSRF-Token``)::
 
@@ -40,6 +43,7 @@ from starlette.routing import Route
 from sueca.server.account_routes import AccountsWeb
 from sueca.server.account_routes import _body as _json
 from sueca.server.accounts import AccountError, name_key
+from sueca.server.limits import AddressLimiter
 from sueca.server.players import PEOPLE, Account, ordinal
 from sueca.server.responses import JSONResponse
 from sueca.server.tables import TableError
@@ -51,6 +55,8 @@ log = logging.getLogger("sueca.server")
 
 MAX_WAITING = 1000
 MAX_INVITATIONS = 20
+INVITATIONS_SENT_PER_HOUR = 20
+INVITATION_BURST = 10
 INVITATION_AGE = 3600.0
 SEATED_AGE = 600.0
 MAX_BOT_WAIT = 3600.0
@@ -92,6 +98,10 @@ class QuickPlay:
     clock: Callable[[], float] = time.monotonic
     tickets: dict[int, Ticket] = field(default_factory=dict)
     invitations: dict[int, list[Invitation]] = field(default_factory=dict)
+    # Invitations each sender may send (keyed by account id): a recipient's cap alone would
+    # let one sender flood every account's lobby.
+    senders: AddressLimiter = field(default_factory=lambda: AddressLimiter(
+        INVITATIONS_SENT_PER_HOUR / 60, INVITATION_BURST))
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _matcher: asyncio.Task[None] | None = None
 
@@ -273,12 +283,17 @@ class QuickPlay:
                                    name_key(friend_name))
         if friend is None:
             raise AccountError("no such player", "no_player", 404)
+        if friend.id == account.id:
+            raise AccountError("you cannot invite yourself", "self_invitation")
         try:
             room = await self.rooms().find(table_id)
         except TableError:
             raise AccountError("no such table", "no_table", 404) from None
         if room.table.seat_for_token(token) is None:
             raise AccountError("that token is not a seat of this table", "bad_token", 403)
+        if not self.senders.take(str(account.id)):
+            raise AccountError(f"too many invitations sent: at most "
+                               f"{INVITATIONS_SENT_PER_HOUR} an hour", "rate_limited", 429)
         now = time.time()
         kept = [i for i in self.invitations.get(friend.id, [])
                 if now - i.at < INVITATION_AGE][-(MAX_INVITATIONS - 1):]
