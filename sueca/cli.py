@@ -538,7 +538,7 @@ def review(
     from sueca.record import RecordFormatError, read
     from sueca.review import Budget, ReviewError, Thresholds, review_record
     from sueca.terminal.i18n import language
-    from sueca.terminal.review import print_review, review_document
+    from sueca.terminal.review import print_review, record_names, review_document
 
     if not _known_lang(lang):
         raise fail(f"unknown language {lang!r} (known: pt, pt-BR, en)")
@@ -569,7 +569,7 @@ def review(
         sys.stdout.write(json.dumps(review_document(reviews, words), ensure_ascii=False)
                          + "\n")
         return
-    print_review(reviews, words, console)
+    print_review(reviews, words, console, record_names(record))
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ each card's reason in the chosen language."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from rich.table import Table
 from sueca.bots import Bot
 from sueca.cards import Card
 from sueca.infostate import InformationState
+from sueca.record import GameRecord
 from sueca.review import LABELS, DealReview, deal_json, reviews_json
 from sueca.review.facts import hint_facts
 from sueca.review.svg import graph_svg
@@ -30,9 +32,30 @@ def hint_reason(lang: Language, info: InformationState, card: Card, bot: Bot) ->
     return text
 
 
-def reason(lang: Language, card: Any) -> str:
+def reason(lang: Language, card: Any, names: Sequence[str] | None = None) -> str:
     """A reviewed card's reason: the facts behind the better card, as the seat saw them."""
-    return lang.facts(card.facts, past=True)
+    return lang.facts(card.facts, past=True, names=names)
+
+
+def record_names(record: GameRecord) -> list[str] | None:
+    """The players' names a record gives, seat by seat (a server's record: its top-level
+    ``seats``), or None. A terminal table's record has ``seats`` too, but they say who played
+    (``human``, a bot's spec) beside its ``seed``: not names."""
+    seats = record.extra.get("seats")
+    if "seed" in record.extra or not isinstance(seats, list) or not all(
+            isinstance(name, str) for name in seats) or not any(seats):
+        return None
+    return [" ".join(name.split())[:40] for name in seats]
+
+
+def seat_labels(lang: Language, players: int, names: Sequence[str] | None) -> list[str]:
+    """How the review names each seat: ``Rui (Jogador 1)`` where the record names him."""
+    labels = []
+    for seat in range(players):
+        number = lang.text("seat", seat=seat)
+        name = names[seat] if names is not None and seat < len(names) else ""
+        labels.append(f"{name} ({number})" if name else number)
+    return labels
 
 
 def review_document(reviews: list[DealReview], lang: Language) -> dict[str, Any]:
@@ -46,12 +69,15 @@ def review_document(reviews: list[DealReview], lang: Language) -> dict[str, Any]
     return document
 
 
-def print_review(reviews: list[DealReview], lang: Language, console: Console) -> None:
+def print_review(reviews: list[DealReview], lang: Language, console: Console,
+                 names: Sequence[str] | None = None) -> None:
     """One table per deal and seat: each card, the best card, the points expected and lost
-    (± two standard errors), the label, the double-dummy view apart, and why."""
+    (± two standard errors), the label, the double-dummy view apart, and why. ``names``:
+    the players' names, seat by seat (:func:`record_names`), shown beside the seats'."""
     for review in reviews:
+        labels = seat_labels(lang, review.rules.players, names)
         table = Table(title=lang.text("review_title", deal=review.deal + 1,
-                                      seat=lang.text("seat", seat=review.seat),
+                                      seat=labels[review.seat],
                                       side=review.side, final=review.final),
                       title_justify="left")
         for key in ("review_trick", "review_card", "review_best", "review_expected",
@@ -69,12 +95,12 @@ def print_review(reviews: list[DealReview], lang: Language, console: Console) ->
                 + ")")
             table.add_row(str(card.trick), lang.card(card.card), best,
                           f"{card.expected:.1f}", lost, label, dd_text,
-                          reason(lang, card) if best or card.forced else "")
+                          reason(lang, card, labels) if best or card.forced else "")
         console.print(table)
         console.print(lang.text("review_total", lost=f"{review.total_lost:.1f}"))
         for crossing in review.crossings:
             console.print(lang.text("review_crossing", card=lang.card(crossing.card),
-                                    seat=lang.text("seat", seat=crossing.seat),
+                                    seat=labels[crossing.seat],
                                     side=crossing.side, before=crossing.before,
                                     after=crossing.after))
         if review.stopped:

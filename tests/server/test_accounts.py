@@ -154,11 +154,19 @@ def test_four_accounts_play_a_rated_match_and_their_ratings_change(server: LiveS
     assert httpx.get(f"{server.http}/api/leaderboard").json()["players"] == []  # min 5
     monthly = httpx.get(f"{server.http}/api/leaderboard?min=1&period=month").json()
     assert len(monthly["players"]) == 4
-    profile = httpx.get(f"{server.http}/api/players/ana").json()
+    # The table was private: its match is listed to Ana herself (logged in) only; anyone
+    # else sees it counted, but not who played it, with whom, nor its replay.
+    profile = clients[0].get("/api/players/ana").json()
     assert profile["played"] == 1 and profile["won"] == int(0 in winners)
     assert profile["partners"] == [{"name": "Carla", "matches": 1}]
     assert profile["ratings"]["four"]["matches"] == 1
     assert profile["last"][0]["replay"].startswith("/history/")
+    for viewer in (httpx.Client(base_url=server.http), clients[1]):
+        public = viewer.get("/api/players/ana").json()
+        assert public["played"] == 1 and public["won"] == profile["won"]
+        assert public["ratings"] == profile["ratings"]
+        assert public["last"] == [] and public["partners"] == []
+        assert "/history/" not in viewer.get("/api/players/ana").text
     svg = httpx.get(f"{server.http}/api/players/Ana/rating.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml")
     assert "<polyline" in svg.text
@@ -173,6 +181,20 @@ def test_a_guest_at_the_table_makes_the_match_unrated(server: LiveServer) -> Non
     assert rating["changes"] == []
     assert httpx.get(f"{server.http}/api/leaderboard?min=1").json()["players"] == []
     assert httpx.get(f"{server.http}/api/players/Rui").json()["played"] == 1
+
+
+def test_an_open_tables_match_is_listed_to_all_and_one_account_at_two_seats_counts_once(
+        server: LiveServer) -> None:
+    rui = signup(server.http, "Rui")
+    table: dict[str, Any] = httpx.post(f"{server.http}/api/tables", json={
+        "rules": {"variant": "standard", "match_target": 1}, "open": True,
+        "seats": [{"kind": "human"} for _ in range(4)]}).json()
+    asyncio.run(_play_match(server, [rui, rui, None, None], seed=5, table=table))
+    for viewer in (rui, httpx.Client(base_url=server.http)):
+        profile = viewer.get("/api/players/Rui").json()
+        assert profile["played"] == 1, profile  # the store lists the match once per seat
+        assert len(profile["last"]) == 1 and profile["last"][0]["replay"].startswith("/history/")
+        assert all(p["name"] != "Rui" for p in profile["partners"])  # not his own partner
 
 
 def test_deleting_an_account_anonymises_its_matches(server: LiveServer) -> None:
