@@ -43,7 +43,7 @@ BOTS: dict[str, BotFactory] = {
 }
 
 # The strongest bot available: what a table seats when the user does not choose (the level
-# "expert", sueca.bots.levels): pimc playing for the match score (sueca.bots.equity).
+# "expert", sueca.bots.levels).
 STRONGEST = "expert"
 
 

@@ -5,9 +5,10 @@ A level is what the lobby, the table page and every command offer instead of an 
 name: ``make_bot("strong")`` is the bot its spec names, and ``sueca play --bots beginner``,
 ``sueca arena --bots expert,strong``, a seat's ``"level"`` in ``POST /api/tables`` all take
 them. Issue 20 calibrated them in the arena (BENCHMARKS.md, the level ladder): the beginner is
-the heuristic with a new player's mistakes (:mod:`sueca.bots.beginner`), never random cards;
-strong and expert play for the match score (:mod:`sueca.bots.equity`). Expert is the
-strongest bot available.
+the heuristic with a new player's mistakes (:mod:`sueca.bots.beginner`), never random cards.
+Expert is the strongest bot available. Playing for the match score (``goal=match``,
+:mod:`sueca.bots.equity`) is an option of strong's and expert's bots, not yet their default:
+in duplicate matches it has not won more of them (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -30,11 +31,9 @@ LEVELS: tuple[Level, ...] = (
           "knows the rules and wants tricks: leads its kings early, forgets to ruff"),
     Level("intermediate", "heuristic",
           "plays by the table's rules of thumb: follows its partner, saves its trumps"),
-    Level("strong", "ismcts:iterations=300:goal=match",
-          "thinks ahead over the hands it cannot see (tree search), playing for the match"),
-    Level("expert", "pimc:goal=match",
-          "the strongest bot: weighs every deal consistent with what it saw, playing for "
-          "the match score"),
+    Level("strong", "ismcts:iterations=300",
+          "thinks ahead over the hands it cannot see (tree search)"),
+    Level("expert", "pimc", "the strongest bot: weighs every deal consistent with what it saw"),
 )
 BY_NAME = {level.name: level for level in LEVELS}
 DEFAULT_LEVEL = "expert"
