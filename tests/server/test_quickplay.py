@@ -106,3 +106,28 @@ def test_a_friend_is_invited_by_name_with_a_seat_the_inviter_holds(server: LiveS
     [invitation] = friend.get("/api/invitations").json()["invitations"]
     assert invitation["from"] == "Lia" and invitation["link"] == f"/t/{table['id']}#{token}"
     assert host.get("/api/invitations").json()["invitations"] == []
+
+
+def test_invitations_are_capped_per_sender_and_nobody_invites_himself(
+        server: LiveServer) -> None:
+    from sueca.server.quickplay import INVITATION_BURST
+
+    host, friend, other = (signup(server.http, n) for n in ("Rita", "Amigo", "Outro"))
+    table = httpx.post(f"{server.http}/api/tables", json={
+        "rules": {"variant": "standard"},
+        "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]}).json()
+    token = table["seats"][2]["link"].split("#")[1]
+
+    def invite(name: str) -> httpx.Response:
+        return host.post("/api/invitations", json={"friend": name, "table": table["id"],
+                                                   "token": token})
+
+    himself = invite("rita")
+    assert himself.status_code == 400 and himself.json()["error"] == "self_invitation"
+    # A recipient keeps his latest 20; a sender sends a burst, then at a steady rate.
+    for _ in range(INVITATION_BURST):
+        assert invite("Amigo").status_code == 201
+    over = invite("Outro")
+    assert over.status_code == 429 and over.json()["error"] == "rate_limited"
+    assert other.get("/api/invitations").json()["invitations"] == []
+    assert len(friend.get("/api/invitations").json()["invitations"]) == INVITATION_BURST
