@@ -45,6 +45,18 @@ def test_the_table_and_the_graph(tmp_path: Path) -> None:
     assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # nothing fetched
 
 
+def test_the_table_names_seats_by_the_records_names(tmp_path: Path) -> None:
+    # A server's record (the History's download) names its players in a top-level "seats".
+    data = json.loads((FIXTURES / "review_blunder.json").read_text(encoding="utf-8"))
+    data["seats"] = ["Ana", "Bruno", "Carla", "Duarte"]
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["review", str(named), "--seat", "1", "--lang", "en"],
+                           terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "Deal 1, Bruno (Player 1) (team 1)" in result.output
+
+
 def test_refusals_name_the_problem(tmp_path: Path) -> None:
     record = str(FIXTURES / "review_mistake.json")
     for args, code, words in [
