@@ -145,3 +145,12 @@ def test_the_first_64_seat_tokens_of_the_header_are_read_and_the_rest_ignored() 
     held = _held_seats(request(" ".join(pairs)))
     assert MAX_HELD_SEATS == 64
     assert held == {f"t{i}": f"k{i}" for i in range(MAX_HELD_SEATS)}
+
+
+@pytest.mark.parametrize("name", [*BAD_NAMES, "Ana\u200d"])
+def test_account_names_refuse_the_same_text(name: str) -> None:
+    from sueca.server.accounts import AccountError, check_name
+
+    with pytest.raises(AccountError) as refusal:  # letters, digits, " -_." only
+        check_name(name)
+    assert refusal.value.code == "bad_name"
