@@ -528,7 +528,12 @@ def create_app(
     async def review_visible(request: Request, match: StoredMatch) -> bool:
         # A deal of a match in play is the table's (its summary shows every hand to whoever
         # watches); a finished match's follows the History: a private table's to its players.
-        return match.finished is None or await visible(match, _held_seats(request), {})
+        # A duplicate round's table (sealed) shares its deals with tables still in play: its
+        # deals are reviewed by nobody while its match is.
+        if match.finished is None:
+            room = rooms().get(match.table_id)
+            return room is not None and not room.table.sealed
+        return await visible(match, _held_seats(request), {})
 
     def table_match(table_id: str) -> int | None:
         room = rooms().get(table_id)

@@ -91,7 +91,7 @@ class LobbyIndex:
             return
         summary = self._summary(room)
         listed = ((summary["phase"] != "match_over" or any(room.present))
-                  and not abandoned(room.presence()))
+                  and not abandoned(room.presence()) and not room.table.sealed)
         new = _Entry(fingerprint, json.dumps(summary, separators=(",", ":")),
                      (-float(summary["created"]), table_id), listed,
                      summary["phase"] != "match_over")

@@ -88,6 +88,8 @@ from sueca.state import IllegalMoveError
 log = logging.getLogger("sueca.server")
 
 MAX_MESSAGE = 1024
+NO_SPECTATORS = ("this table shares its deals with the other tables of its tournament round: "
+                 "it cannot be watched; the standings show its result")
 # A socket that falls this far behind has its oldest unsent state messages dropped: each state
 # message is complete, so a slow client only misses intermediate frames.
 OUTBOX_LIMIT = 16
@@ -362,6 +364,11 @@ class Room:
     def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
         self.used = self.clock()
+        if self.table.sealed and conn.seat is None:
+            # Its deals are other tables' too (a duplicate round): what a spectator sees here
+            # is a hidden card there. Nothing is sent until the socket joins a seat.
+            conn.push("error", _error("no_spectators", NO_SPECTATORS))
+            return
         if not self.table.pending:  # else the change, once stored, is sent to all (_save)
             conn.push("state", self._state_message(conn.seat, {}))
 
@@ -590,8 +597,10 @@ class Room:
         self.used = self.clock()
         self._arm_turn()  # a move asked of a person: his deadline, in the views sent now
         cache: dict[int | str | None, str] = {}
+        sealed = self.table.sealed
         for conn in self.connections:
-            conn.push("state", self._state_message(conn.seat, cache))
+            if not (sealed and conn.seat is None):
+                conn.push("state", self._state_message(conn.seat, cache))
         if self.watcher is not None:
             self.watcher.changed(self)  # what the lobby lists may have changed too
 

@@ -345,6 +345,12 @@ class Table:
     # ---- the match -------------------------------------------------------------------------
 
     @property
+    def sealed(self) -> bool:
+        """Whether the table admits no spectators: its deals are dealt from a seed that other
+        tables share (a duplicate round), so a card seen here is a hidden card there."""
+        return self.deals_seed is not None
+
+    @property
     def match(self) -> Match:
         return self.referee.match
 

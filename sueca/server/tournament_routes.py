@@ -321,7 +321,9 @@ class TournamentDesk:
                 tables.append({
                     "table": a.number, "pairs": list(a.pairs),
                     "names": [names.get(n, "?") for n in a.pairs],
-                    "watch": None if a.table_id is None else f"/t/{a.table_id}",
+                    # A duplicate round's tables share their deals: none may be watched.
+                    "watch": (None if a.table_id is None or round_.duplicate
+                              else f"/t/{a.table_id}"),
                     "result": None if a.result is None else result_data(a.result)})
                 if mine is not None and round_ is t.rounds[-1] and mine.number in a.pairs \
                         and a.result is None and a.table_id is not None:

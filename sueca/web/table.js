@@ -91,6 +91,11 @@ function onMessage(message) {
     pending = null; // refused: said below; the hand is live again
     if (playedAt !== null) { playedAt = null; if (view) renderHand(); }
     if (message.code === "bad_token") localStorage.removeItem(TOKEN_KEY);
+    if (message.code === "no_spectators") {
+      // A duplicate round's table: a seated player's join is on its way; anyone else is told.
+      if (!localStorage.getItem(TOKEN_KEY)) $("status").textContent = t("err_no_spectators");
+      return;
+    }
     if (message.code === "no_table") {
       $("status").textContent = t("no_table");
       setConnection("");

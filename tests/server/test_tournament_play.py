@@ -53,7 +53,8 @@ async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
         socket = await connect(f"{server.ws}/ws/{table_id}", additional_headers={
             "Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
         player = Player(socket, mine["seat"])
-        await player.recv_until("state")
+        # The spectator's view first; at a duplicate round's (sealed) table, no_spectators.
+        await player.recv()
         await player.send({"type": "join", "token": token})
         await player.recv_until("joined")
         players.append(player)
@@ -234,7 +235,8 @@ async def _play_sets(server: LiveServer, clients: list[httpx.Client], tid: int,
         socket = await connect(f"{server.ws}/ws/{table_id}", additional_headers={
             "Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
         player = Player(socket, mine["seat"])
-        await player.recv_until("state")
+        # The spectator's view first; at a duplicate round's (sealed) table, no_spectators.
+        await player.recv()
         await player.send({"type": "join", "token": token})
         await player.recv_until("joined")
         players.append(player)
