@@ -9,7 +9,11 @@ Routes::
                                    "sets", "forfeit_wait", "start", "individuals"}: organise one
     GET  /api/tournaments/{id}     pairs, rounds and tables, standings; the logged-in
                                    player's own table link (his seat's token, his alone)
-    POST /api/tournaments/{id}/register     {"partner": name} (or {} when pairs are drawn)
+    POST /api/tournaments/{id}/register     {"partner": name, "name": pair's} (or {} when
+                                   pairs are drawn): pending until the partner registers
+                                   naming this player back
+    POST /api/tournaments/{id}/unregister   before the start (also drops a pending pair,
+                                   and declines those proposed to this player)
     POST /api/tournaments/{id}/unregister   before the start
     POST /api/tournaments/{id}/withdraw     {"pair": n}: the organiser, or one of the pair
     POST /api/tournaments/{id}/rounds       the organiser: pair and seat the next round
@@ -50,7 +54,7 @@ from sueca.jsontext import NotJsonError, parse_json
 from sueca.server.accounts import AccountError, name_key
 from sueca.server.history import replay_stored
 from sueca.server.players import Account
-from sueca.server.tables import TableError
+from sueca.server.tables import TableError, clean_name
 from sueca.server.tournament_rows import result_data
 from sueca.server.tournaments import (
     Assignment,
@@ -96,6 +100,15 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _Refused(400, "malformed", "the request must be a JSON object")
     return data
+
+
+def _clean(name: str) -> str:
+    """A tournament's or pair's name, refused (``bad_name``) as a table refuses a player's:
+    a lone surrogate, a control or a bidi character would break a page or the store."""
+    try:
+        return clean_name(name)
+    except TableError as error:
+        raise _Refused(400, error.code, str(error)) from None
 
 
 def _whole(data: dict[str, Any], key: str) -> int:
@@ -294,7 +307,7 @@ class TournamentDesk:
         name = data.get("name")
         if not isinstance(name, str) or len(name) > 200:
             raise _Refused(400, "bad_tournament", "a tournament needs a name (text)")
-        t = Tournament.from_settings(name, account.id, data)
+        t = Tournament.from_settings(_clean(name), account.id, data)
         if await self._call(self._rows().count_open, account.id) >= OPEN_PER_ORGANISER:
             raise _Refused(429, "too_many", f"an organiser may run {OPEN_PER_ORGANISER} "
                            "tournaments at once; finish one first")
@@ -344,6 +357,11 @@ class TournamentDesk:
                        "players": [x.name for x in p.players],
                        "withdrawn": p.withdrawn is not None} for p in t.pairs],
             "singles": [p.name for p in t.singles],
+            # Only the two people concerned see a pending pair (nobody else's business).
+            "waiting_for": None if account is None else next(
+                (p.partner.name for p in t.proposals if p.by.account == account.id), None),
+            "asked_by": [] if account is None else [p.by.name
+                                                   for p in t.proposals_to(account.id)],
             "rounds": rounds,
             "standings": [s.to_dict() for s in t.standings()],
             "my_table": my_table,
@@ -406,7 +424,9 @@ class TournamentDesk:
             pair_name = data.get("name", "")
             if not isinstance(pair_name, str):
                 raise _Refused(400, "malformed", "'name' is text")
-            t.register_pair(pair_name, (me, Player(other.id, other.name)))
+            # The partner named is asked, not bound: the pair waits until he registers
+            # naming this player back (or accepts on the page, which does the same).
+            t.propose(_clean(pair_name), me, Player(other.id, other.name))
         return await self._change(request, change)
 
     async def unregister(self, request: Request) -> Response:

@@ -54,6 +54,7 @@ WIN_POINTS = 2
 
 MAX_PAIRS = 64
 MAX_ROUNDS = 12
+MAX_PROPOSALS = 4 * MAX_PAIRS  # pairs waiting for their partner's word (one per proposer)
 NAME_MAX = 40
 
 
@@ -81,6 +82,16 @@ class Pair:
     name: str
     players: tuple[Player, Player]
     withdrawn: int | None = None  # withdrawn before this round (it is paired in no later one)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A pair one player registered, waiting for the partner he named to confirm it (by
+    registering with him in turn): it holds no place, blocks nobody and is never drawn."""
+
+    by: Player
+    partner: Player
+    name: str
 
 
 @dataclass(frozen=True)
@@ -165,6 +176,7 @@ class Tournament:
     id: int = 0  # the store's
     pairs: list[Pair] = field(default_factory=list)
     singles: list[Player] = field(default_factory=list)  # registered alone, not drawn yet
+    proposals: list[Proposal] = field(default_factory=list)  # pairs waiting for a partner
     rounds: list[Round] = field(default_factory=list)
     created: float = 0.0
 
@@ -233,6 +245,34 @@ class Tournament:
         self.pairs.append(pair)
         return pair
 
+    def propose(self, name: str, by: Player, partner: Player) -> Pair | None:
+        """``by`` registers with ``partner``: the pair is made if ``partner`` proposed it
+        first (naming ``by``), and is otherwise pending until he does. A player has one
+        proposal at a time (a new one replaces his last); a pair made drops every proposal
+        by or to its players. Returns the pair made, or ``None`` while it waits."""
+        if self.individuals:
+            raise TournamentError("this tournament draws pairs: register alone",
+                                  "register_alone")
+        self._check_new((by, partner))
+        mutual = next((p for p in self.proposals
+                       if p.by == partner and p.partner == by), None)
+        if mutual is not None:
+            pair = self.register_pair(mutual.name or name, (mutual.by, mutual.partner))
+            self.proposals = [p for p in self.proposals
+                              if not {p.by, p.partner} & set(pair.players)]
+            return pair
+        others = [p for p in self.proposals if p.by != by]
+        if len(others) >= MAX_PROPOSALS:
+            raise TournamentError("too many pairs are waiting for a partner's word",
+                                  "full")
+        name = " ".join(name.split())[:NAME_MAX]
+        self.proposals = [*others, Proposal(by, partner, name)]
+        return None
+
+    def proposals_to(self, account: int) -> list[Proposal]:
+        """The pairs proposed to ``account``, waiting for his word."""
+        return [p for p in self.proposals if p.partner.account == account]
+
     def register_single(self, player: Player) -> None:
         if not self.individuals:
             raise TournamentError("this tournament is for pairs: register with a partner",
@@ -246,6 +286,9 @@ class Tournament:
             raise TournamentError("the tournament has started: withdraw instead",
                                   "registration_closed")
         self.singles = [p for p in self.singles if p.account != account]
+        # His proposal is withdrawn, and those made to him are declined.
+        self.proposals = [p for p in self.proposals
+                          if account not in (p.by.account, p.partner.account)]
         self.pairs = [pair for pair in self.pairs
                       if all(p.account != account for p in pair.players)]
         for number, pair in enumerate(self.pairs, 1):
@@ -285,6 +328,7 @@ class Tournament:
             self.draw_pairs(rng or random.Random(seed))
         if not self.rounds and len(self.pairs) < 2:
             raise TournamentError("a tournament needs at least two pairs", "too_few_pairs")
+        self.proposals = []  # a pair never confirmed does not play
         number = len(self.rounds) + 1
         bracket: tuple[int | None, ...] = ()
         if self.format == "swiss":
@@ -604,5 +648,6 @@ def result_of_sets(sets: Sequence[tuple[tuple[int, int], Sequence[tuple[int, int
     return Result(winner, (games[0], games[1]), cards, tuple(boards), (won[0], won[1]))
 
 
-__all__ = ["FORMATS", "WIN_POINTS", "Assignment", "Pair", "Player", "Result", "Round",
+__all__ = ["FORMATS", "WIN_POINTS", "Assignment", "Pair", "Player", "Proposal", "Result",
+           "Round",
            "Standing", "Tournament", "TournamentError", "duplicate_points", "result_of_sets"]

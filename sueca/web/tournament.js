@@ -33,7 +33,16 @@ function render(data) {
   $("login-first").hidden = !registering || !!you;
   $("partner-field").hidden = $("pair-name-field").hidden = data.individuals;
   $("register-button").hidden = !!(you && you.registered);
-  $("unregister").hidden = !(you && you.registered && registering);
+  $("unregister").hidden = !(you && (you.registered || data.waiting_for) && registering);
+  // A pair named by one of its players waits for the other's word (his own registration).
+  $("waiting").hidden = !data.waiting_for;
+  $("waiting").textContent = data.waiting_for ? t("t_waiting_for", { name: data.waiting_for }) : "";
+  $("asked").innerHTML = (you && !you.registered ? data.asked_by || [] : []).map((name, i) => `<li>
+    ${escapeHtml(t("t_asked_by", { name }))}
+    <button class="btn primary accept" type="button" data-i="${i}">${t("t_accept")}</button></li>`)
+    .join("");
+  $("asked").querySelectorAll("button").forEach((button) => button.addEventListener("click",
+    () => act("register", { partner: data.asked_by[Number(button.dataset.i)] })));
   $("entries").innerHTML = data.pairs.map((p) => {
     const players = p.players.join(" & ");
     const who = p.name === players ? "" : ` (${escapeHtml(players)})`;

@@ -56,9 +56,15 @@ def test_organise_register_and_start_a_round_in_the_browser(chromium: Any,
             page.fill("#partner", partner)
             page.click("#register-button")
             page.wait_for_selector("#unregister", state="visible")
-        players["Bruno"].reload()
+        assert "Waiting for Bruno to confirm" in players["Ana"].inner_text("#waiting")
+        assert players["Ana"].locator("#entries li").count() == 0  # not a pair yet
+        for name in ("Bruno", "Duarte"):  # each accepts the pair his partner proposed
+            players[name].reload()
+            players[name].wait_for_selector("#asked button.accept")
+            players[name].click("#asked button.accept")
+            players[name].wait_for_selector("#unregister", state="visible")
         players["Bruno"].wait_for_selector("#entries li >> nth=1")
-        assert players["Bruno"].locator("#register-button").is_hidden()  # his partner did
+        assert players["Bruno"].locator("#register-button").is_hidden()  # he is in a pair
         assert "Carla & Duarte" in players["Bruno"].inner_text("#entries")
 
         refused = players["Ana"].request.post(url.replace("/tournaments/", "/api/tournaments/")

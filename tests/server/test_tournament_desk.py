@@ -39,8 +39,10 @@ def tournament(organiser: httpx.Client, clients: dict[str, httpx.Client], pairs:
     names = list(clients)
     for i in range(pairs):
         a, b = names[2 * i], names[2 * i + 1]
-        answer = clients[a].post(f"/api/tournaments/{tid}/register", json={"partner": b})
-        assert answer.status_code == 200, answer.text
+        for who, partner in ((a, b), (b, a)):  # the partner named confirms
+            answer = clients[who].post(f"/api/tournaments/{tid}/register",
+                                       json={"partner": partner})
+            assert answer.status_code == 200, answer.text
     return tid
 
 

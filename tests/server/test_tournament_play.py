@@ -133,9 +133,10 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
     assert made.status_code == 201, made.text
     tid = made.json()["id"]
     for a, b in zip(NAMES[0::2], NAMES[1::2], strict=True):  # pairs 1-4: Ana & Bruno, ...
-        registered = by_account[a].post(f"/api/tournaments/{tid}/register",
-                                        json={"partner": b})
-        assert registered.status_code == 200, registered.text
+        for who, partner in ((a, b), (b, a)):  # the partner named confirms
+            registered = by_account[who].post(f"/api/tournaments/{tid}/register",
+                                              json={"partner": partner})
+            assert registered.status_code == 200, registered.text
     again = by_account["Ana"].post(f"/api/tournaments/{tid}/register", json={"partner": "Eva"})
     assert again.status_code == 409 and again.json()["error"] == "registered"
     not_mine = by_account["Ana"].post(f"/api/tournaments/{tid}/rounds")
@@ -265,8 +266,9 @@ def test_best_of_three_sets_at_one_table(server: LiveServer) -> None:
     clients = {name: signup(server.http, name) for name in NAMES[:4]}
     tid = organiser.post("/api/tournaments", json={
         "name": "À melhor de três", "rounds": 1, "sets": 3, "target": 1}).json()["id"]
-    clients["Ana"].post(f"/api/tournaments/{tid}/register", json={"partner": "Bruno"})
-    clients["Carla"].post(f"/api/tournaments/{tid}/register", json={"partner": "Duarte"})
+    for a, b in (("Ana", "Bruno"), ("Carla", "Duarte")):
+        clients[a].post(f"/api/tournaments/{tid}/register", json={"partner": b})
+        clients[b].post(f"/api/tournaments/{tid}/register", json={"partner": a})
     organiser.post(f"/api/tournaments/{tid}/rounds")
     order = [clients[n] for n in ("Ana", "Carla", "Bruno", "Duarte")]  # seats 0-3
     server.app.state.tournaments.look_every = 0

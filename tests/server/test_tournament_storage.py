@@ -16,7 +16,7 @@ from sueca.server.storage import SCHEMA_VERSION, SQLiteStorage, Storage
 from sueca.server.tournament_rows import TournamentRows
 from sueca.server.tournaments import Player, Result, Tournament
 
-TOURNAMENT_TABLES = ("tournaments", "tournament_pairs", "tournament_singles",
+TOURNAMENT_TABLES = ("tournaments", "tournament_pairs", "tournament_singles", "tournament_proposals",
                      "tournament_rounds", "tournament_tables")
 
 
