@@ -5,10 +5,9 @@ surrogate, a control or a bidi character: 400 ``bad_name``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
-
-import json
 
 import httpx
 import pytest

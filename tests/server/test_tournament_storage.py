@@ -16,8 +16,8 @@ from sueca.server.storage import SCHEMA_VERSION, SQLiteStorage, Storage
 from sueca.server.tournament_rows import TournamentRows
 from sueca.server.tournaments import Player, Result, Tournament
 
-TOURNAMENT_TABLES = ("tournaments", "tournament_pairs", "tournament_singles", "tournament_proposals",
-                     "tournament_rounds", "tournament_tables")
+TOURNAMENT_TABLES = ("tournaments", "tournament_pairs", "tournament_singles",
+                     "tournament_proposals", "tournament_rounds", "tournament_tables")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -61,6 +61,21 @@ def test_a_tournament_reads_back_as_saved(store: Storage) -> None:
     listed = rows.latest()
     assert [(x["id"], x["status"], x["pairs"]) for x in listed] == [(t.id, "running", 3)]
     assert rows.count_open(9) == 1 and rows.count_open(8) == 0
+
+
+def test_a_pending_pair_reads_back_as_saved(store: Storage) -> None:
+    rows = store.tournaments()
+    t = Tournament(name="Inscrições", organiser=9)
+    t.propose("Os Ases", Player(1, "Ana"), Player(2, "Rui"))
+    t.id = rows.create(t)
+    back = rows.load(t.id)
+    assert back is not None and back.proposals == t.proposals and back.pairs == []
+    assert back.propose("", Player(2, "Rui"), Player(1, "Ana")) is not None
+    rows.save(back)
+    again = rows.load(t.id)
+    assert again is not None and again.proposals == []
+    assert [(p.name, p.players) for p in again.pairs] == [
+        ("Os Ases", (Player(1, "Ana"), Player(2, "Rui")))]
 
 
 def test_a_saved_change_replaces_the_rows(store: Storage) -> None:
