@@ -65,6 +65,9 @@ NAME_MAX = 24
 # his stand-in plays it; off (None) by default, and bounded so that neither a page nor a
 # table can be stalled or hurried absurdly.
 TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
+# The time a server bot's move may take (Bot.set_time_budget): a searching bot at the
+# strongest level stops in time, whatever its own budget, so no table waits on one.
+BOT_SECONDS = 1.0
 SETS_KEPT = 20  # the latest match results a table keeps for its tally (gato, chapéu)
 # What each move answers, and how a refusal names it and the move the table waits for.
 _ASKED_BY: dict[type, type] = {Play: AskCard, Bid: AskBid, Call: AskCall, Redeal: AskRedeal}
@@ -308,6 +311,9 @@ class Table:
                               or stored.match.winner != match.winner
                               or (stored.match.finished is None and match.is_over)):
             table._store_score()  # the server stopped between a deal's last move and this
+        for bot in table.referee.seats:  # told the match began: tell them where it stands
+            if bot is not None:
+                table._tell_score(bot)
         if match.is_over:
             table.close()  # a won match asks no bot again
         table._settle()
@@ -606,7 +612,16 @@ class Table:
         """A new bot of ``seat``'s level, seeded from the table's bot seeds (see :meth:`_seat`)."""
         seeds = self._bot_seeds
         assert seeds is not None, "bots are made once a match is seated"
-        return make_bot(self.seats[seat].level, seed=seeds.getrandbits(32))
+        bot = make_bot(self.seats[seat].level, seed=seeds.getrandbits(32))
+        bot.set_time_budget(BOT_SECONDS)
+        return bot
+
+    def _tell_score(self, bot: Bot) -> None:
+        """Tell a bot that joins a match in the middle (a restored table's, a stand-in) the
+        score before the deal in play: told nothing, it would play as if at 0–0."""
+        match = self.referee.match
+        if match.results:
+            bot.set_match_score(match.score, match.carry)
 
     def stand_in(self, seat: int) -> Bot:
         """The bot that plays for the person of ``seat`` while he is away (the seat's level),
@@ -615,6 +630,7 @@ class Table:
         if bot is None:
             bot = self._stand_ins[seat] = self._bot(seat)
             bot.new_match(self.rules, seat)
+            self._tell_score(bot)
         return bot
 
     def bot_to_move(self, standing_in: bool) -> tuple[Bot, InformationState]:

@@ -1,4 +1,5 @@
-"""Nothing is lost: a server killed with SIGKILL mid-deal comes back at the same card."""
+"""Nothing is lost: a server killed with SIGKILL mid-deal comes back at the same card; a
+restored table's bots know the match score (and every server bot the table's time budget)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ import httpx
 import pytest
 from server_support import create_table, join, play_on, token_of
 
+from sueca.actions import AskCard, Play
 from sueca.record import check
+from sueca.rules import Rules
 from sueca.server.storage import SQLiteStorage
+from sueca.server.tables import BOT_SECONDS, SeatConfig, Table
 
 SERVER = """
 import sys, uvicorn
@@ -125,3 +129,46 @@ async def _play_to(player: Any, rng: random.Random, deal: int, played: int) -> N
             readied.add(view["deal"])
             await player.send({"type": "next"})
         await player.recv(20)
+
+
+def _play_deal(table: Table) -> None:
+    """Play the deal out: the bots' seats as their bots choose, the people's their first
+    legal card."""
+    while table.phase == "playing":
+        asked = table.asked()
+        assert asked is not None
+        seat, request = asked
+        assert isinstance(request, AskCard)
+        if table.seats[seat].kind == "bot":
+            bot, info = table.bot_to_move(False)
+            table.submit(seat, Play(bot.choose(info)))
+        else:
+            table.play(seat, request.legal[0])
+
+
+def test_a_restored_tables_bots_know_the_match_score_and_the_time_budget() -> None:
+    store = SQLiteStorage(":memory:")
+    seats = [SeatConfig("bot", "Rita", level="heuristic"),
+             SeatConfig("human", "Ana", level="heuristic", token="tok-ana"),
+             SeatConfig("bot", "Tomás", level="heuristic"),
+             SeatConfig("human", "Rui", level="heuristic", token="tok-rui")]
+    table = Table.create("score", Rules(match_target=100), seats, store, random.Random(3))
+    bots = [table.referee.seats[0], table.referee.seats[2]]
+    assert all(bot is not None and bot.time_budget == BOT_SECONDS for bot in bots)
+    for _ in range(2):
+        _play_deal(table)
+        table.deal_next()
+    score = tuple(table.referee.match.score)
+    assert any(score), "two deals scored no game: pick another seed"
+    stored = store.load_table("score")
+    assert stored is not None
+    restored = Table.restore(stored, store, random.Random(4))
+    for seat in (0, 2):
+        bot = restored.referee.seats[seat]
+        assert bot is not None and bot.match_score == score, seat  # not 0-0
+        assert bot.time_budget == BOT_SECONDS
+    stand_in = restored.stand_in(1)  # a bot playing for an absent person knows it too
+    assert stand_in.match_score == score and stand_in.time_budget == BOT_SECONDS
+    _play_deal(restored)  # and they play on from there
+    assert len(restored.referee.match.results) == 3
+
