@@ -2,7 +2,7 @@
 
 A :class:`Tournament` holds the registered pairs (or individuals still to be drawn into
 pairs), its rounds and, at each table of a round, the result. It decides the pairings of the
-next round and the standings; the server (:mod:`sueca.server.tournament_desk`) creates the
+next round and the standings; the server (:mod:`sueca.server.tournament_routes`) creates the
 tables, reads their results and stores the tournament (:mod:`sueca.server.tournament_rows`).
 
 Formats:
