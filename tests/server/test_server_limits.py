@@ -86,6 +86,9 @@ def test_sueca_serve_runs_with_the_default_limits(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(app, "create_app", spy)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    # Its filters would stay on pytest's own log handlers (the root logger's) for the rest of
+    # the run, and hold back the log lines later tests look for.
+    monkeypatch.setattr(app, "limit_log_rate", lambda per_minute: None)
     app.serve(db_path=tmp_path / "sueca.db", bot_workers=0)  # built, not run
     assert built["limits"] is DEFAULT_LIMITS
     assert DEFAULT_LIMITS.messages_per_second >= 5 and DEFAULT_LIMITS.tables_per_minute >= 5
