@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sueca.jsontext import NotJsonError, parse_json
@@ -48,7 +48,7 @@ from sueca.server.accounts import (
 )
 from sueca.server.players import BOTS, PEOPLE, Account, ordinal
 from sueca.server.ratings import MODEL
-from sueca.server.responses import JSONResponse
+from sueca.server.responses import JSONResponse, html_page
 from sueca.server.views import history_visible
 from sueca.server.writer import StorageUnavailable, StorageWriter
 
@@ -376,8 +376,7 @@ class AccountsWeb:
     def page(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         async def serve(request: Request) -> Response:
             assert self.web_dir is not None
-            return FileResponse(self.web_dir / name, media_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
+            return html_page(self.web_dir / name)
         return serve
 
     def routes(self) -> list[Route]:

@@ -62,7 +62,7 @@ from sueca.server.lobby import PAGE, LobbyFeed, LobbyIndex
 from sueca.server.practice import practice_routes
 from sueca.server.quickplay import QuickPlay
 from sueca.server.ratings import record_finished
-from sueca.server.responses import JSONResponse
+from sueca.server.responses import JSONResponse, html_page
 from sueca.server.reviews import ReviewService, review_routes, reviews_directory
 from sueca.server.rooms import Connection, Room, Rooms, Timing
 from sueca.server.storage import SQLiteStorage, Storage, StoredMatch
@@ -107,8 +107,7 @@ def default_db_path() -> Path:
 
 
 def _page(name: str) -> FileResponse:
-    return FileResponse(WEB_DIR / name, media_type="text/html",
-                        headers={"Cache-Control": "no-cache"})
+    return html_page(WEB_DIR / name)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sueca.jsontext import NotJsonError, parse_json
@@ -57,7 +57,7 @@ from sueca.record import GameRecord, dumps, loads
 from sueca.review import Fact, ReviewError, finished_deals
 from sueca.review.svg import graph_svg
 from sueca.server.limits import AddressLimiter
-from sueca.server.responses import JSONResponse
+from sueca.server.responses import JSONResponse, html_page
 from sueca.server.writer import StorageUnavailable
 from sueca.terminal.i18n import LANGUAGES, Language, language
 
@@ -426,8 +426,7 @@ def review_routes(service: Callable[[], ReviewService], load_match: MatchLoader,
         return stored if stored is not None and await may_see(request, stored) else None
 
     async def page(request: Request) -> Response:
-        return FileResponse(web_dir / "review.html", media_type="text/html",
-                            headers={"Cache-Control": "no-cache"})
+        return html_page(web_dir / "review.html")
 
     async def start(request: Request) -> Response:
         body = await request.body()

@@ -47,13 +47,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sueca.jsontext import NotJsonError, parse_json
 from sueca.server.accounts import AccountError, name_key
 from sueca.server.history import replay_stored
 from sueca.server.players import Account
+from sueca.server.responses import html_page
 from sueca.server.tables import TableError, clean_name
 from sueca.server.tournament_rows import result_data
 from sueca.server.tournaments import (
@@ -519,8 +520,7 @@ class TournamentDesk:
     def page(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         async def serve(request: Request) -> Response:
             assert self.web_dir is not None
-            return FileResponse(self.web_dir / name, media_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
+            return html_page(self.web_dir / name)
         return serve
 
     def routes(self) -> list[Route]:
