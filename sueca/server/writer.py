@@ -52,6 +52,12 @@ class StorageWriter:
         except Exception as error:
             raise StorageUnavailable(f"{type(error).__name__}: {error}") from error
 
+    def call_waiting(self, method: Callable[..., T], *args: object) -> T:
+        """``method(*args)`` on the store's thread, waited for by a thread outside the event
+        loop (a test, an operator's tool): the store's connection is never used by two
+        threads at once."""
+        return self._thread.submit(method, *args).result()
+
     async def save(self, writes: Sequence[Write]) -> int | None:
         """Store ``writes`` in one transaction (:meth:`Storage.save`)."""
         return await self.call(self.storage.save, tuple(writes))

@@ -179,13 +179,13 @@ def test_a_name_given_after_the_match_started_reaches_its_history(chromium: Any,
                           open=True)
         room = server.room(table["id"])
         store = room.writer.storage
-        assert store.load_match(room.table.match_id).seats[1] == "Seat 2"
+        assert room.writer.call_waiting(store.load_match, room.table.match_id).seats[1] == "Seat 2"
         friend, errors = open_page(chromium, server.http + table["seats"][1]["link"])
         friend.wait_for_selector("#name-form:not([hidden])")
         friend.fill("#name-input", "Rui")
         friend.click("#name-form button")
         wait_until_named = time.monotonic() + 10
-        while store.load_match(room.table.match_id).seats[1] != "Rui":
+        while room.writer.call_waiting(store.load_match, room.table.match_id).seats[1] != "Rui":
             assert time.monotonic() < wait_until_named, "the stored match kept 'Seat 2'"
             time.sleep(0.05)
         assert room.table.seat_names()[1] == "Rui"

@@ -64,13 +64,15 @@ async def let_the_clock_run(server: LiveServer, table: dict[str, Any]) -> None:
     room = server.room(table["id"])
     # She stays seated: present, her socket hers, and the next move is hers to make again.
     assert view["seats"][0]["status"] == "present" and view["you"] == 0
-    moves = room.writer.storage.players().stand_in_moves(room.table.match_id)
+    moves = room.writer.call_waiting(room.writer.storage.players().stand_in_moves,
+                                     room.table.match_id)
     assert moves == {0: 1}
     view = await wait_view(ana, lambda v: v["actor"] == 0 and v["legal"])
     assert view["turn"]["left"] > TURN_SECONDS_MIN - 1  # a new move, a new deadline
     await ana.send({"type": "play", "card": view["legal"][0]})
     await wait_view(ana, lambda v: len(v["hand"]) < len(view["hand"]))
-    assert room.writer.storage.players().stand_in_moves(room.table.match_id) == {0: 1}
+    assert room.writer.call_waiting(room.writer.storage.players().stand_in_moves,
+                                     room.table.match_id) == {0: 1}
     await ana.socket.close()
 
 
