@@ -106,11 +106,12 @@ def _is_reexport(a: str, b: str) -> bool:
 # Each module's layer: a module may import its own layer and those below, never above.
 LAYERS = [
     ("core", CORE),
-    ("players", ("sueca.bots", "sueca.solver")),
+    ("players", ("sueca.bots", "sueca.solver", "sueca.neural")),
     ("referee", ("sueca.referee",)),
     ("records", ("sueca.record", "sueca.review")),
     ("front-ends", ("sueca.arena", "sueca.protocol", "sueca.terminal", "sueca.server",
-                    "sueca.cli", "sueca.__main__", "sueca.env", "sueca.dataset")),
+                    "sueca.cli", "sueca.__main__", "sueca.env", "sueca.dataset",
+                    "sueca.training")),
 ]
 
 
