@@ -46,15 +46,19 @@ True
 
 from __future__ import annotations
 
+import math
+import random
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
 from sueca.bots.heuristic import HeuristicBot
+from sueca.bots.inference import DEFAULT_SOFTENING, PlayModel, WorldScorer, play_model
 from sueca.cards import DECK_SIZE, Card, card_name, one_per_face
 from sueca.infostate import InformationState
 from sueca.rules import Rules
+from sueca.state import State
 from sueca.worlds import sample_state
 
 if TYPE_CHECKING:
@@ -84,8 +88,16 @@ OPTIONS = (
     BotOption(("nodes",), int, 0),
     BotOption(("time",), float, 0, above=True),
     BotOption(("min_worlds",), int, 1),
+    BotOption(("softening",), float, 0, above=True),
+    BotOption(("candidates",), int, 1),
 )
 GOALS = ("points", "match")
+INFERENCES = ("none", "heuristic")
+# With inference: the candidate worlds drawn and scored per world the move may solve (its
+# ``worlds``), from which the solved worlds are drawn by weight.
+DEFAULT_CANDIDATES = 4
+# With inference under a time budget: the share of the ceiling the candidates may take.
+SCORING_SHARE = 0.25
 
 
 class PimcBot(Bot):
@@ -116,6 +128,12 @@ class PimcBot(Bot):
         self.rollouts = False  # the last move was searched by rollouts, not by the solver
         self._worlds_set = False  # a spec set ``worlds``: a cap under a time budget too
         self.goal = "points"  # or "match": the chance of winning the match (goal=match)
+        # Inference (:mod:`sueca.bots.inference`): the play model that weights the worlds by
+        # the cards the other seats played; None draws them uniformly (today's pimc).
+        self.play_model: PlayModel | None = None
+        self.inference = "none"
+        self.softening = DEFAULT_SOFTENING
+        self.candidates = DEFAULT_CANDIDATES
 
     def __getstate__(self) -> dict[str, object]:
         # The search table (16 MB, a C object) is not copied: a copy (the server's bot
@@ -134,9 +152,23 @@ class PimcBot(Bot):
         goal = options.pop("goal", None)
         if goal is not None and goal not in GOALS:
             raise ValueError(f"pimc option goal={goal!r} is not a valid value (points or match)")
+        inference = options.pop("inference", None)
+        if inference is not None and inference not in INFERENCES:
+            raise ValueError(f"pimc option inference={inference!r} is not a valid value "
+                             "(heuristic or none)")
         values = parse_options(self.name, options, OPTIONS)
+        if "softening" in values and values["softening"] > 1:
+            raise ValueError(f"pimc option softening={options['softening']!r} is not a valid "
+                             "value (a number above 0, at most 1)")
         if goal is not None:
             self.goal = goal
+        if "softening" in values:
+            self.softening = float(values["softening"])
+        if "candidates" in values:
+            self.candidates = int(values["candidates"])
+        if inference is not None:
+            self.inference = inference
+        self.play_model = play_model(self.inference, self.softening)
         if "time" in values:
             self.time_limit = values["time"]
             self.nodes = None  # the clock is the budget now
@@ -223,6 +255,10 @@ class PimcBot(Bot):
         nodes_left = self.nodes or 0
         worth = self._worth(info)
         per_world: list[dict[Card, float]] = []
+        # With inference the worlds come from a pool of scored candidates, drawn by weight
+        # (with replacement: a world drawn again reuses its solution and costs no nodes).
+        pool = self._posterior(info, ceiling, started)
+        solutions: dict[int, list[tuple[Card, int]]] = {}
         for _ in range(cap):
             limit = 0
             if self.nodes:
@@ -234,16 +270,24 @@ class PimcBot(Bot):
                 # Under a margin: the rate is a wall-clock one, and a busy machine's varies.
                 by_time = max(int(seconds_left * self._rate * RATE_MARGIN), 1)
                 limit = min(limit, by_time) if limit else by_time
-            state = sample_state(info, self.rng)
-            before, clock = core.nodes, time.perf_counter()
-            values = core.move_values(*position_of(state), -1, limit)
-            spent = core.nodes - before
-            elapsed = time.perf_counter() - clock
-            if elapsed > 0.01 and spent > 0:
-                self._rate = spent / elapsed
-            nodes_left -= spent
+            if pool is None:
+                state, pick = sample_state(info, self.rng), -1
+            else:
+                pick = pool.draw(self.rng)
+                state = pool.worlds[pick]
+            values = solutions.get(pick)
             if values is None:
-                break  # the budget ran out inside this world: it does not count
+                before, clock = core.nodes, time.perf_counter()
+                values = core.move_values(*position_of(state), -1, limit)
+                spent = core.nodes - before
+                elapsed = time.perf_counter() - clock
+                if elapsed > 0.01 and spent > 0:
+                    self._rate = spent / elapsed
+                nodes_left -= spent
+                if values is None:
+                    break  # the budget ran out inside this world: it does not count
+                if pick >= 0:
+                    solutions[pick] = values
             total = remaining_points(state)
             world: dict[Card, float] = {}
             for card, team0 in values:
@@ -264,6 +308,25 @@ class PimcBot(Bot):
         self.last_equity = {c: v / solved for c, v in totals.items()} if (
             solved and worth is not float) else {}
         return self.last_equity or self.last_means
+
+    def _posterior(self, info: InformationState, ceiling: float | None,
+                   started: float) -> _Pool | None:
+        """With inference: ``candidates`` × ``worlds`` worlds drawn uniformly and each scored
+        by the play model (:class:`sueca.bots.inference.WorldScorer`), fewer when a time
+        budget's share for them runs out; None without inference."""
+        if self.play_model is None:
+            return None
+        scorer = WorldScorer(self.play_model, info)
+        worlds: list[State] = []
+        logs: list[float] = []
+        for _ in range(self.candidates * self.worlds):
+            if ceiling is not None and worlds and (
+                    time.perf_counter() - started > ceiling * SCORING_SHARE):
+                break
+            world = sample_state(info, self.rng)
+            worlds.append(world)
+            logs.append(scorer.log_weight(world))
+        return _Pool(worlds, logs)
 
     def _worth(self, info: InformationState) -> Callable[[int], float]:
         """What the side's points from the remaining tricks are worth to it: the points, or
@@ -320,6 +383,28 @@ class PimcBot(Bot):
         by_face = {c % DECK_SIZE: v / solved for c, v in totals.items()} if solved else {}
         self.last_means = {c: by_face[c % DECK_SIZE] for c in legal} if solved else {}
         return self.last_means
+
+
+class _Pool:
+    """Scored candidate worlds, to draw from in proportion to their likelihood."""
+
+    def __init__(self, worlds: list[State], logs: list[float]) -> None:
+        self.worlds = worlds
+        top = max(logs)
+        total = 0.0
+        self._cumulative: list[float] = []
+        for value in logs:  # relative to the likeliest: no underflow to an all-zero pool
+            total += math.exp(value - top)
+            self._cumulative.append(total)
+        self._indexes = range(len(worlds))
+
+    def draw(self, rng: random.Random) -> int:
+        return rng.choices(self._indexes, cum_weights=self._cumulative)[0]
+
+    def effective_size(self) -> float:
+        """Kish's effective sample size of the weights: how many equal worlds they are worth."""
+        weights = [b - a for a, b in zip([0.0, *self._cumulative], self._cumulative, strict=False)]
+        return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
 def _settled(per_world: list[dict[Card, float]]) -> bool:
