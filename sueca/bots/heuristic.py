@@ -16,12 +16,38 @@ play holds a higher card, the unseen cards spread at random) and wins a trick wi
 card likely to hold it. With at most one opponent to play after it (every four-seat table) the
 rules above are unchanged. At a bidding table the partner may be secret: a seat in doubt is
 counted as an opponent (see :func:`sueca.bots.base.sides`).
+
+**The seeds' tips, as options** (issue 20; ``heuristic:tips=all``, ``heuristic:tips=aces``,
+several joined by ``/``: ``heuristic:tips=aces/count``; with none the bot plays as above, card
+for card). Each is one sentence of seeds 002 and 003's "tips and strategies":
+
+- ``aces``, *protect your partner's aces*: "if your partner leads a plain card that could be
+  his singleton, play your highest card of that suit to keep the lead in the partnership" --
+  the partner's first card of a plain suit that is not its master, and our highest card of it
+  beats the trick: we play that card;
+- ``partner``, *read the partner*: "if your partner plays third in a trick, assume he signals
+  that the suit should be continued" -- leading with nothing to cash, the bot leads a blank of
+  a plain suit its partner followed third hand, and avoids the plain suits its partner threw
+  away cards of (a discard says: not this suit);
+- ``count``, *count trumps*: "when fewer than 4 trumps remain in the opponents' hands, you can
+  safely cash your aces and sevens" -- the trumps out of our hand and the partner's known
+  cards counted, under 4 the bot cashes its plain masters before drawing trumps;
+- ``capotao``, *be careful with the capotão*: "chase it only when your team already has 90+
+  points and you control all the remaining high cards" -- past 90 with the opponents at 0 and
+  a master in every suit where points are out, the bot takes every trick it can hold (leads its
+  masters, trumps first, overtakes a partner who may be beaten); short of that it plays as
+  always, which never chases the sweep.
+
+BENCHMARKS.md ("The seeds' tips") measures each alone against the plain heuristic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sueca.bots.base import Bot, beats, playable, sides, winning_index
 from sueca.bots.bidding import choose_bid, choose_call
+from sueca.bots.signals import history
 from sueca.cards import (
     Card,
     CardMask,
@@ -30,6 +56,7 @@ from sueca.cards import (
     mask_cards,
 )
 from sueca.infostate import InformationState
+from sueca.scoring import level
 
 ACE, SEVEN = 9, 8
 # Play the odds for a trick only when this likely to hold it, with this many opponents to come.
@@ -37,10 +64,43 @@ LIKELY_HOLD = 0.5
 MANY_LATER_OPPONENTS = 2
 # Feed points to a partner's winning card when it holds the trick this likely.
 SURE_ENOUGH = 0.8
+# The seeds' tips (see the module), by option name; "all" is every one of them.
+TIPS = ("aces", "partner", "count", "capotao")
+# Count trumps: fewer than this many in the opponents' hands and the aces and sevens are safe.
+FEW_TRUMPS = 4
+
+
+def parse_tips(text: str) -> frozenset[str]:
+    """The tips a ``tips=`` option names: ``all``, ``none`` or names joined by ``/``; an unknown
+    name raises ``ValueError`` naming it and the known ones."""
+    text = text.strip()
+    if text == "all":
+        return frozenset(TIPS)
+    if text in ("", "none"):
+        return frozenset()
+    names = [name.strip() for name in text.split("/")]
+    unknown = [name for name in names if name not in TIPS]
+    if unknown:
+        raise ValueError(f"heuristic option tips: unknown tip {unknown[0]!r} "
+                         f"(tips: {', '.join(TIPS)}, all, none; several joined by /)")
+    return frozenset(names)
 
 
 class HeuristicBot(Bot):
     name = "heuristic"
+
+    def __init__(self, seed: int | None = None, tips: frozenset[str] = frozenset()) -> None:
+        super().__init__(seed)
+        self.tips = tips
+
+    def configure(self, options: Mapping[str, str]) -> None:
+        """``heuristic:tips=all`` (or ``tips=aces/count``...): follow the seeds' tips (see the
+        module); without the option the bot plays as it always has."""
+        unknown = sorted(set(options) - {"tips"})
+        if unknown:
+            raise ValueError(f"heuristic has no option {unknown[0]!r} (options: tips)")
+        if "tips" in options:
+            self.tips = parse_tips(options["tips"])
 
     def choose(self, info: InformationState) -> Card:
         return self.explain(info)[0]
@@ -56,7 +116,7 @@ class HeuristicBot(Bot):
         legal = playable(info)
         if len(legal) == 1:
             return legal[0], "the only legal card"
-        view = _View(info)
+        view = _View(info, self.tips)
         if not info.trick:
             return view.lead(legal)
         return view.follow(legal)
@@ -65,8 +125,9 @@ class HeuristicBot(Bot):
 class _View:
     """What the heuristic reads off an information state."""
 
-    def __init__(self, info: InformationState) -> None:
+    def __init__(self, info: InformationState, tips: frozenset[str] = frozenset()) -> None:
         self.info = info
+        self.tips = tips
         self.trump = info.trump
         self.seat = info.seat
         rules = info.rules
@@ -118,6 +179,19 @@ class _View:
 
     def lead(self, legal: tuple[Card, ...]) -> tuple[Card, str]:
         hand = self.info.hand
+        if "capotao" in self.tips and self.chasing_sweep():
+            pressed = self.sweep_lead(legal)
+            if pressed is not None:
+                return pressed, "past 90 with every high card: press for the capotão"
+        if "count" in self.tips and self.opponent_trumps() < FEW_TRUMPS:
+            counted = [
+                c for c in legal
+                if card_suit(c) != self.trump and self.is_master(c) and self.card_points(c) >= 10
+                and not any(self.opponent_may_ruff(o, card_suit(c)) for o in self.opponents)
+            ]
+            if counted:
+                card = max(counted, key=self.card_points)
+                return card, "fewer than 4 trumps left with the opponents: cash the masters"
         trumps = self.suit_cards(hand, self.trump)
         high_trump = any(card_rank(c) in (ACE, SEVEN) for c in trumps)
         # Long in trumps: four of ten cards; five of the thirteen of the six-seat table.
@@ -144,9 +218,20 @@ class _View:
                 return min(side, key=card_rank), "partner is void in this suit and can ruff"
         side = [c for c in legal if card_suit(c) != self.trump]
         safe = [c for c in side if self.card_points(c) == 0]
+        # From the longest side suit, lowest first: keeps honours guarded.
+        length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
+        if "partner" in self.tips and safe:
+            encouraged, discarded = self.partner_signals()
+            asked = [c for c in safe if card_suit(c) in encouraged - discarded
+                     and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)]
+            if asked:
+                card = min(asked, key=lambda c: (-length[card_suit(c)], card_rank(c)))
+                return card, "partner played high third hand in this suit: continue it"
+            kept = [c for c in safe if card_suit(c) not in discarded]
+            if kept and len(kept) < len(safe):
+                card = min(kept, key=lambda c: (-length[card_suit(c)], card_rank(c)))
+                return card, "a blank card, not of a suit partner threw away"
         if safe:
-            # From the longest side suit, lowest first: keeps honours guarded.
-            length = {s: len(self.suit_cards(hand, s)) for s in range(4)}
             card = min(safe, key=lambda c: (-length[card_suit(c)], card_rank(c)))
             return card, "a blank card from a long suit: give nothing away"
         if side:
@@ -164,6 +249,12 @@ class _View:
         later_opponents = [s for s in later if s not in self.partners]
         led = card_suit(self.info.trick[0])
 
+        if "aces" in self.tips:
+            high = self.cover_partner_lead(legal, best)
+            if high is not None:
+                return high, "partner's lead may be a singleton: play high to keep the lead"
+        sweep = "capotao" in self.tips and self.chasing_sweep()
+
         if partner_winning:
             safe = not later_opponents or (
                 self.is_master(best) and not (
@@ -177,18 +268,17 @@ class _View:
                 card = max(legal, key=lambda c: (self.card_points(c) if card_suit(c) != self.trump
                                                  else -1, -card_rank(c)))
                 return card, "partner has this trick: feed it points"
+            if sweep:
+                over = self.holding_winners(legal, best, later_opponents, led)
+                if over:
+                    card = min(over, key=lambda c: (self.card_points(c), card_rank(c)))
+                    return card, "pressing for the capotão: make sure of partner's trick"
             return self.cheapest(legal), "partner is winning but may be beaten: play low"
 
         winners = [c for c in legal if beats(c, best, self.trump)]
-        holding = [
-            c for c in winners
-            if not later_opponents or (
-                self.is_master(c) if card_suit(c) == self.trump
-                else self.is_master(c) and not any(self.may_ruff(o, led) for o in later_opponents)
-            )
-        ]
+        holding = self.holding_winners(legal, best, later_opponents, led)
         if holding and (points > 0 or self.card_points(min(holding, key=self.card_points)) == 0
-                        or not later_opponents):
+                        or not later_opponents or sweep):
             card = min(holding, key=lambda c: (self.card_points(c), card_rank(c)))
             return card, "win the trick with the cheapest card that holds it"
         if len(later_opponents) >= MANY_LATER_OPPONENTS and winners:
@@ -208,6 +298,109 @@ class _View:
             if points + self.card_points(card) >= 4 or self.card_points(card) == 0:
                 return card, "last to play: take the points"
         return self.cheapest(legal), "the opponents have this trick: give them nothing"
+
+    def holding_winners(self, legal: tuple[Card, ...], best: Card, later_opponents: list[int],
+                        led: int) -> list[Card]:
+        """Our cards that beat ``best`` and that no opponent still to play can beat."""
+        return [
+            c for c in legal
+            if beats(c, best, self.trump) and (not later_opponents or (
+                self.is_master(c) if card_suit(c) == self.trump
+                else self.is_master(c) and not any(self.may_ruff(o, led) for o in later_opponents)
+            ))
+        ]
+
+    # ---- the seeds' tips (options; see the module) ---------------------------------------
+
+    def opponent_trumps(self) -> int:
+        """Trumps that may be in the opponents' hands: out of ours, not played, and not known
+        to be in a partner's (the turned trump, a card the partner showed)."""
+        partners = 0
+        for partner in self.partners:
+            partners |= self.info.known[partner]
+        return len(self.suit_cards(self.outside & ~partners, self.trump))
+
+    def opponent_may_ruff(self, seat: int, suit: int) -> bool:
+        """:meth:`may_ruff`, with the trumps counted: none left with the opponents, none ruffs."""
+        return self.may_ruff(seat, suit) and self.opponent_trumps() > 0
+
+    def cover_partner_lead(self, legal: tuple[Card, ...], best: Card) -> Card | None:
+        """Protect the partner's aces: the partner led his first card of a plain suit (it may
+        be his singleton) and it is not that suit's highest card still out; our highest card
+        of the suit beats the trick, so we play it and the lead stays with our side."""
+        info = self.info
+        lead = info.trick[0]
+        suit = card_suit(lead)
+        if info.leader not in self.partners or suit == self.trump:
+            return None
+        if all(card_rank(c) < card_rank(lead)
+               for c in self.suit_cards(self.outside | info.hand, suit)):
+            return None  # his card is the suit's master: it needs no help
+        led_before = [p for p in history(info)[:-len(info.trick)]
+                      if p.seat == info.leader and card_suit(p.card) == suit]
+        if led_before:
+            return None  # not his first card of the suit: no singleton
+        ours = [c for c in legal if card_suit(c) == suit]
+        if not ours:
+            return None
+        top = max(ours, key=card_rank)
+        return top if beats(top, best, self.trump) else None
+
+    def partner_signals(self) -> tuple[set[int], set[int]]:
+        """What the partner's cards said, per plain suit: the suits he played a high card of
+        third hand (an honour, or a card that took the lead: continue the suit), and the suits
+        he threw a card of when he could not follow (not this suit)."""
+        info = self.info
+        n = info.rules.players
+        encouraged: set[int] = set()
+        discarded: set[int] = set()
+        for index, play in enumerate(history(info)):
+            if play.seat not in self.partners:
+                continue
+            suit = card_suit(play.card)
+            if suit == self.trump:
+                continue
+            if index % n == 2 and suit == play.led_suit and (
+                    self.card_points(play.card) > 0 or play.took_lead):
+                encouraged.add(suit)
+            elif play.follows and suit != play.led_suit:
+                discarded.add(suit)
+        return encouraged, discarded
+
+    def chasing_sweep(self) -> bool:
+        """The capotão tip's moment: our side has taken more than 90 (the two games are
+        banked), the opponents nothing, and in every suit where cards with points (or, for
+        trumps, any cards) are still out we hold a card above all of them."""
+        info = self.info
+        rules = info.rules
+        if rules.scoring != "games" or rules.bidding or rules.set_aside or not info.seat_points:
+            return False
+        ours = info.seat_points[self.seat] + sum(info.seat_points[p] for p in self.partners)
+        theirs = sum(info.seat_points[o] for o in self.opponents)
+        if theirs or level(rules, ours) < 2:
+            return False
+        for suit in range(4):
+            out = self.suit_cards(self.outside, suit)
+            if not out or (suit != self.trump and not any(self.card_points(c) for c in out)):
+                continue
+            top = max(card_rank(c) for c in out)
+            if not any(card_rank(c) > top for c in self.suit_cards(self.info.hand, suit)):
+                return False
+        return True
+
+    def sweep_lead(self, legal: tuple[Card, ...]) -> Card | None:
+        """Pressing for the capotão: draw the trumps out with the master trump, then cash the
+        plain masters, the richest first."""
+        masters = [c for c in legal if self.is_master(c)]
+        if self.trumps_outside() > 0:
+            trumps = [c for c in masters if card_suit(c) == self.trump]
+            if trumps:
+                return max(trumps, key=card_rank)
+        plain = [c for c in masters if card_suit(c) != self.trump
+                 and not any(self.may_ruff(o, card_suit(c)) for o in self.opponents)]
+        if plain:
+            return max(plain, key=lambda c: (self.card_points(c), card_rank(c)))
+        return None
 
     def hold_chance(self, card: Card, later_opponents: list[int]) -> float:
         """The chance that none of ``later_opponents`` beats ``card`` in this trick: 0 when

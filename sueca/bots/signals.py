@@ -36,7 +36,7 @@ from sueca.rules import Rules
 
 
 @dataclass(frozen=True)
-class _Play:
+class PlayedCard:
     seat: int
     card: Card
     led_suit: int
@@ -44,26 +44,26 @@ class _Play:
     took_lead: bool  # the trick's winning card right after it was played
 
 
-def _history(info: InformationState) -> list[_Play]:
+def history(info: InformationState) -> list[PlayedCard]:
     """Every card of the deal so far with who played it and how it stood in its trick."""
     n = info.rules.players
     trump = info.trump
-    out: list[_Play] = []
+    out: list[PlayedCard] = []
     best: Card = -1
     led = -1
     for index, (card, seat) in enumerate(zip(info.plays, info.played_by(), strict=True)):
         if index % n == 0:
             best, led = card, card_suit(card)
-            out.append(_Play(seat, card, led, False, True))
+            out.append(PlayedCard(seat, card, led, False, True))
             continue
         takes = beats(card, best, trump)
         if takes:
             best = card
-        out.append(_Play(seat, card, led, True, takes))
+        out.append(PlayedCard(seat, card, led, True, takes))
     return out
 
 
-def _is_echo_card(play: _Play, trump: int) -> bool:
+def _is_echo_card(play: PlayedCard, trump: int) -> bool:
     suit = card_suit(play.card)
     return (play.follows and suit == play.led_suit and suit != trump
             and card_points(play.card) == 0 and not play.took_lead)
@@ -73,8 +73,8 @@ def read_echoes(info: InformationState, seat: int) -> dict[int, bool]:
     """What ``seat``'s echoes say, per plain suit: ``True`` for a doubleton (now void),
     ``False`` for three or more. Suits without a complete echo are absent."""
     trump = info.trump
-    by_suit: dict[int, list[_Play]] = {}
-    for play in _history(info):
+    by_suit: dict[int, list[PlayedCard]] = {}
+    for play in history(info):
         if play.seat == seat:
             by_suit.setdefault(card_suit(play.card), []).append(play)
     out: dict[int, bool] = {}
@@ -120,7 +120,7 @@ def echo_card(info: InformationState, card: Card) -> Card:
     if card_suit(card) != led or led == trump or _takes(info, card):
         return card
     suit_cards = [c for c in mask_cards(info.hand) if card_suit(c) == led]
-    mine = [p for p in _history(info) if p.seat == info.seat and card_suit(p.card) == led]
+    mine = [p for p in history(info) if p.seat == info.seat and card_suit(p.card) == led]
     blanks = [c for c in suit_cards if card_points(c) == 0 and not _takes(info, c)]
     if not mine:
         if len(suit_cards) == 2 and all(card_points(c) == 0 for c in suit_cards):

@@ -468,7 +468,7 @@ def test_bots_per_seat_and_unknown_bots() -> None:
 
 
 def test_bad_bot_options_are_refused_when_the_table_is_made(tmp_path: Path) -> None:
-    with pytest.raises(SetupError, match="takes no options"):
+    with pytest.raises(SetupError, match="heuristic has no option 'depth'"):
         make_table(tmp_path, always("1"), bots="heuristic:depth=3")
 
 
