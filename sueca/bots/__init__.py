@@ -11,7 +11,8 @@ Traceback (most recent call last):
 ValueError: unknown bot 'nobody' (known: heuristic, ...)
 
 A spec is ``NAME[:OPTION=VALUE…][+signals]`` (options go to the bot, ``+signals`` makes it play
-and read the partner echo of :mod:`sueca.bots.signals`), or ``PREFIX:REST`` for a kind of bot
+and read the partner echo of :mod:`sueca.bots.signals`; ``neural+search`` is the learned bot's
+network guiding pimc's search, :mod:`sueca.neural`), or ``PREFIX:REST`` for a kind of bot
 registered by another package (:func:`register_prefix`): ``cmd:COMMAND``, an external program
 speaking the bot protocol, is registered by :mod:`sueca.protocol` when it is imported, so that
 the bots never import the wire. An unknown name or prefix is refused with the bots and the
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sueca.bots.alphamu import AlphaMuBot
 from sueca.bots.base import Bot
 from sueca.bots.beginner import BeginnerBot
 from sueca.bots.heuristic import HeuristicBot
@@ -40,7 +42,28 @@ BOTS: dict[str, BotFactory] = {
     "heuristic": HeuristicBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
+    "alphamu": AlphaMuBot,  # pimc with one strategy for its own next moves, late in a deal
 }
+
+# What may follow a spec after ``+``: ``signals`` (any bot), ``search`` (a bot registered as
+# ``NAME+search`` too: ``neural+search``).
+MODIFIERS = ("signals", "search")
+
+
+def _neural(seed: int | None) -> Bot:
+    from sueca.neural.bot import NeuralBot  # NumPy is loaded only when a network plays
+
+    return NeuralBot(seed)
+
+
+def _neural_search(seed: int | None) -> Bot:
+    from sueca.neural.search import NeuralSearchBot
+
+    return NeuralSearchBot(seed)
+
+
+BOTS["neural"] = _neural
+BOTS["neural+search"] = _neural_search
 
 # The strongest bot available: what a table seats when the user does not choose (the level
 # "expert", sueca.bots.levels).
@@ -69,11 +92,18 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     prefix, colon, rest = spec.partition(":")
     if colon and prefix.strip() in PREFIXES:
         return PREFIXES[prefix.strip()](rest, seed)
-    base, plus, modifier = spec.partition("+")
-    if plus and modifier.strip() != "signals":
-        raise ValueError(f"unknown bot modifier {modifier.strip()!r} in {spec!r} (known: signals)")
+    base, *modifiers = (part.strip() for part in spec.split("+"))
+    for modifier in modifiers:
+        if modifier not in MODIFIERS or modifiers.count(modifier) > 1:
+            raise ValueError(f"unknown bot modifier {modifier!r} in {spec!r} (known: "
+                             f"{', '.join(MODIFIERS)}, each once)")
     name, _, option_text = base.partition(":")
     name = name.strip()
+    if "search" in modifiers:  # a bot's search variant is a bot of its own: NAME+search
+        if f"{name}+search" not in BOTS:
+            searching = ", ".join(sorted(n for n in BOTS if n.endswith("+search")))
+            raise ValueError(f"bot {name!r} has no +search variant (known: {searching})")
+        name = f"{name}+search"
     if name not in BOTS:
         known = ", ".join(sorted(n for n in BOTS if n not in BY_NAME))  # (and the levels)
         if PREFIXES:
@@ -91,7 +121,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         if configure is None:
             raise ValueError(f"bot {name!r} takes no options")
         configure(options)
-    if plus:
+    if "signals" in modifiers:
         from sueca.bots.signals import SignalBot
 
         bot = SignalBot(bot)
