@@ -375,6 +375,55 @@ def dataset(
                   f"(sha256 {index['sha256']})", markup=False, soft_wrap=True)
 
 
+@app.command()
+def train(
+    out: Annotated[Path, typer.Option(help="The weights file to write (.npz); play it with "
+                                           "--bots neural:weights=PATH.")],
+    games: Annotated[int, typer.Option(help="Matches of expert self-play to imitate.")] = 200,
+    data: Annotated[Path | None, typer.Option(help="Imitate this sueca dataset folder instead "
+                                                   "of playing --games.")] = None,
+    expert: Annotated[str, typer.Option(help="The bot imitated and asked for DAgger's "
+                                             "labels.")] = "pimc:worlds=8:nodes=1000000",
+    epochs: Annotated[int, typer.Option(help="Passes over the imitation positions.")] = 8,
+    dagger_rounds: Annotated[int, typer.Option(help="Rounds of DAgger: the network plays, "
+                                                    "the expert labels.")] = 1,
+    dagger_games: Annotated[int, typer.Option(help="Matches the network plays per "
+                                                   "round.")] = 40,
+    dagger_epochs: Annotated[int, typer.Option(help="Passes over all positions after each "
+                                                    "round.")] = 4,
+    hidden: Annotated[int, typer.Option(help="Units of each of the two hidden "
+                                             "layers.")] = 256,
+    batch: Annotated[int, typer.Option(help="Positions per minibatch.")] = 256,
+    learning_rate: Annotated[float, typer.Option(help="Adam's step size.")] = 1e-3,
+    seed: Annotated[int, typer.Option(help="Seed of the self-play, the initial weights and "
+                                           "the minibatches.")] = 0,
+    device: Annotated[str, typer.Option(help="cpu (NumPy), or cuda (CuPy: pip install "
+                                             "'sueca[gpu]').")] = "cpu",
+    rules: RulesOption = "standard",
+    set_: SetOption = None,
+    workers: Annotated[int, typer.Option(help="Worker processes for the self-play.")] = 1,
+) -> None:
+    """Train the neural bot's network: imitate the expert's self-play, then DAgger rounds
+    (docs/neural.md)."""
+    from sueca.training.fit import Settings
+    from sueca.training.pipeline import Plan
+    from sueca.training.pipeline import train as run_training
+
+    table_rules = build_rules(rules, set_)
+    if hidden < 1 or workers < 1 or games < 1:
+        raise fail("--hidden, --games and --workers must be at least 1")
+    plan = Plan(table_rules, out, expert, games, data, dagger_rounds, dagger_games,
+                Settings(epochs, batch, learning_rate), dagger_epochs, (hidden, hidden), seed,
+                device, workers, command=" ".join(["sueca", *sys.argv[1:]]))
+    try:
+        summary = run_training(plan, lambda line: err_console.print(line, markup=False))
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(f"{out}: {summary['positions']:,} positions, held-out agreement with the "
+                  f"expert {summary['held_out_agreement_final']:.1%}, "
+                  f"{summary['seconds']:.0f} s", markup=False, soft_wrap=True)
+
+
 def _serve_cluster(host: str, port: int, db: str, redis_url: str, workers: int,
                    **options: Any) -> int:
     """``sueca serve --redis``: this machine's workers of a cluster, once its database and
