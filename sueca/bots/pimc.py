@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
@@ -94,8 +94,9 @@ OPTIONS = (
 GOALS = ("points", "match")
 INFERENCES = ("none", "heuristic")
 # With inference: the candidate worlds drawn and scored per world the move may solve (its
-# ``worlds``), from which the solved worlds are drawn by weight.
-DEFAULT_CANDIDATES = 4
+# ``worlds``), from which the solved worlds are drawn by weight; 1: the solved worlds
+# themselves are weighted.
+DEFAULT_CANDIDATES = 1
 # With inference under a time budget: the share of the ceiling the candidates may take.
 SCORING_SHARE = 0.25
 
@@ -120,6 +121,8 @@ class PimcBot(Bot):
         self.time_limit = time_limit
         self.fallback = HeuristicBot(seed)
         self.last_worlds = 0  # worlds solved for the last move
+        # What they are worth once weighted by inference (Kish's effective sample size).
+        self.last_effective_worlds = 0.0
         self.last_means: dict[Card, float] = {}  # each card's mean card points, last move
         self.last_equity: dict[Card, float] = {}  # its chance of winning the match (goal=match)
         self._rate = _START_RATE
@@ -203,6 +206,7 @@ class PimcBot(Bot):
         legal = playable(info)
         if len(one_per_face(legal)) == 1:  # one card, or two copies of it
             self.last_worlds = 0
+            self.last_effective_worlds = 0.0
             return legal[0], "the only legal card"
         means = self.evaluate(info)  # the goal's: card points, or the match's chance
         if self.last_worlds < self.min_worlds:
@@ -255,10 +259,16 @@ class PimcBot(Bot):
         nodes_left = self.nodes or 0
         worth = self._worth(info)
         per_world: list[dict[Card, float]] = []
-        # With inference the worlds come from a pool of scored candidates, drawn by weight
-        # (with replacement: a world drawn again reuses its solution and costs no nodes).
+        # With inference, each solved world weighs its likelihood (``candidates=1``: the
+        # worlds are today's, weighted); or, with more candidates, the worlds come from a pool
+        # of scored ones, drawn by weight (with replacement: a world drawn again reuses its
+        # solution and costs no nodes).
         pool = self._posterior(info, ceiling, started)
         solutions: dict[int, list[tuple[Card, int]]] = {}
+        scorer = WorldScorer(self.play_model, info) if (
+            self.play_model is not None and pool is None) else None
+        logs: list[float] = []  # each solved world's log-likelihood (the scorer's)
+        per_points: list[dict[Card, int]] = []
         for _ in range(cap):
             limit = 0
             if self.nodes:
@@ -296,12 +306,26 @@ class PimcBot(Bot):
                 world[card] = value = worth(ours)
                 totals[card] = totals.get(card, 0) + value
             per_world.append(world)
+            if scorer is not None:
+                logs.append(scorer.log_weight(state))
+                per_points.append({card: team0 if team == 0 else total - team0
+                                   for card, team0 in values})
             solved += 1
             if self.nodes and nodes_left <= 0:
                 break
-            if ceiling is not None and _settled(per_world):
+            if ceiling is not None and _settled(per_world, _weights(logs) if logs else None):
                 break  # an easy decision: the rest of the budget is not needed
         self.last_worlds = solved
+        self.last_effective_worlds = float(solved)
+        if logs:
+            weights = _weights(logs)
+            self.last_effective_worlds = sum(weights) ** 2 / sum(w * w for w in weights)
+            self.last_means = _weighted_means(per_points, weights)
+            self.last_equity = _weighted_means(per_world, weights) if (
+                worth is not float) else {}
+            return self.last_equity or self.last_means
+        if pool is not None:
+            self.last_effective_worlds = pool.effective_size()
         # The card points a card averages, whatever the goal (hints and reviews show them);
         # playing for the match, the chance of winning it too.
         self.last_means = {c: v / solved for c, v in points_totals.items()} if solved else {}
@@ -314,7 +338,7 @@ class PimcBot(Bot):
         """With inference: ``candidates`` × ``worlds`` worlds drawn uniformly and each scored
         by the play model (:class:`sueca.bots.inference.WorldScorer`), fewer when a time
         budget's share for them runs out; None without inference."""
-        if self.play_model is None:
+        if self.play_model is None or self.candidates == 1:
             return None
         scorer = WorldScorer(self.play_model, info)
         worlds: list[State] = []
@@ -407,11 +431,27 @@ class _Pool:
         return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
-def _settled(per_world: list[dict[Card, float]]) -> bool:
+def _weights(logs: list[float]) -> list[float]:
+    """Likelihoods from their logarithms, relative to the likeliest (none underflows to 0)."""
+    top = max(logs)
+    return [math.exp(value - top) for value in logs]
+
+
+def _weighted_means(per_world: Sequence[Mapping[Card, float]],
+                    weights: list[float]) -> dict[Card, float]:
+    total = sum(weights)
+    return {card: sum(w * world[card] for w, world in zip(weights, per_world, strict=True))
+            / total for card in per_world[0]}
+
+
+def _settled(per_world: list[dict[Card, float]], weights: list[float] | None = None) -> bool:
     """Whether the worlds solved so far single out one card: its mean ahead of every other
     card's by :data:`SETTLE_Z` standard errors of their paired difference (the same worlds),
     after :data:`SETTLE_WORLDS` worlds. A card always best by the same margin settles at
-    once; a close call runs to the budget."""
+    once; a close call runs to the budget. With ``weights`` (inference), the means and the
+    spread are weighted and the count is the weights' effective sample size."""
+    if weights is not None:
+        return _settled_weighted(per_world, weights)
     n = len(per_world)
     if n < SETTLE_WORLDS:
         return False
@@ -423,6 +463,25 @@ def _settled(per_world: list[dict[Card, float]]) -> bool:
         diffs = [w[best] - w[other] for w in per_world]
         mean = sum(diffs) / n
         spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= 0 or mean * mean * n <= SETTLE_Z * SETTLE_Z * spread:
+            return False
+    return True
+
+
+def _settled_weighted(per_world: list[dict[Card, float]], weights: list[float]) -> bool:
+    total = sum(weights)
+    n = total * total / sum(w * w for w in weights)  # Kish's effective sample size
+    if n < SETTLE_WORLDS:
+        return False
+    means = _weighted_means(per_world, weights)
+    best = max(means, key=lambda c: means[c])
+    for other in means:
+        if other == best:
+            continue
+        diffs = [w[best] - w[other] for w in per_world]
+        mean = sum(wt * d for wt, d in zip(weights, diffs, strict=True)) / total
+        spread = sum(wt * (d - mean) ** 2 for wt, d in zip(weights, diffs, strict=True)) / total
+        spread *= n / (n - 1)
         if mean <= 0 or mean * mean * n <= SETTLE_Z * SETTLE_Z * spread:
             return False
     return True
