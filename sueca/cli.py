@@ -88,12 +88,13 @@ def check(
 @app.command()
 def deal(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same deal.")] = 0,
-    dealer: Annotated[int, typer.Option(help="The dealer's seat.")] = 0,
+    dealer: Annotated[int, typer.Option(help="The dealer's seat, from 1 (the record "
+                                             "counts from 0).")] = 1,
     rules: RulesOption = "standard",
     set_: SetOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as a record.")] = False,
 ) -> None:
-    """Shuffle and print a deal."""
+    """Shuffle and print a deal (seats and teams numbered from 1)."""
     from sueca.terminal.commands import CommandError, show_deal
 
     try:
@@ -168,8 +169,8 @@ def play(
     ctx: typer.Context,
     rules: TableOption = "standard",
     set_: SetOption = None,
-    humans: Annotated[str, typer.Option(help="Human seats, e.g. 0,2 for hot-seat on one "
-                                             "screen; 'all', or 'none' to watch.")] = "0",
+    humans: Annotated[str, typer.Option(help="Human seats, from 1: e.g. 1,3 for hot-seat on "
+                                             "one screen; 'all', or 'none' to watch.")] = "1",
     bots: Annotated[str | None, typer.Option(help="The bot for every other seat, or one per "
                                                   "seat (e.g. -,random,heuristic,random); "
                                                   "default: the strongest.")] = None,
@@ -564,8 +565,9 @@ def solve(
 @app.command()
 def review(
     path: Annotated[Path, typer.Argument(help="A game record (RECORD.md).")],
-    seat: Annotated[int | None, typer.Option(help="The seat to review (0-3, as sueca check "
-                                                  "numbers them; default every seat).")] = None,
+    seat: Annotated[int | None, typer.Option(help="The seat to review, from 1 (1-4 at a "
+                                                  "table of four, as sueca check numbers "
+                                                  "them; default every seat).")] = None,
     deal: Annotated[int | None, typer.Option("--deal", help="The deal to review, from 1 "
                                                             "(default every finished deal).")]
     = None,
@@ -579,7 +581,7 @@ def review(
     seed: Annotated[int, typer.Option(help="Seed of the worlds sampled.")] = 0,
     svg: Annotated[Path | None, typer.Option(help="Write the evaluation graph here (SVG; "
                                                   "with several deals or seats, one file "
-                                                  "each: NAME-deal1-seat0.svg).")] = None,
+                                                  "each: NAME-deal1-seat1.svg).")] = None,
 ) -> None:
     """Review a record card by card: for each card a seat played, what every legal card was
     worth from what that seat knew (worlds sampled and solved), the points lost, a label
@@ -601,6 +603,13 @@ def review(
         record = read(str(path))
     except RecordFormatError as error:
         raise fail(f"{path}: {error}") from None
+    if seat is not None:  # typed as people count, from 1; the review's seats count from 0
+        from sueca.terminal.setup import SetupError, person_seat
+
+        try:
+            seat = person_seat(seat, record.parsed_rules().players, "--seat")
+        except SetupError as error:
+            raise fail(str(error)) from None
     try:
         reviews = review_record(record, None if seat is None else [seat],
                                 None if deal is None else [deal - 1], seed, limits, budget)

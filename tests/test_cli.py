@@ -134,7 +134,8 @@ def test_deal_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     assert first.stdout == run("deal", "--seed", "3").stdout
     assert first.stdout != run("deal", "--seed", "4").stdout
     assert first.stdout.count("seat ") == 5  # the dealer line and four hands
-    record = run("deal", "--seed", "3", "--dealer", "2", "--rules", "brazil", "--json")
+    # --dealer counts from 1, as people do; the record keeps the engine's seat, from 0.
+    record = run("deal", "--seed", "3", "--dealer", "3", "--rules", "brazil", "--json")
     assert record.exit_code == 0
     path = tmp_path / "deal.json"
     path.write_text(record.stdout, encoding="utf-8")
@@ -146,10 +147,10 @@ def test_deal_is_reproducible_from_its_seed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["deal", "--dealer", "4"], ["deal", "--rules", "bisca"], ["deal", "--set", "trumps=1"],
-     ["deal", "--set", "must_trump"], ["simulate", "--bots", "random"],
-     ["simulate", "--bots", "random,nobody"], ["simulate", "--deals", "0"],
-     ["watch", "--bots", "random,random"]],
+    [["deal", "--dealer", "5"], ["deal", "--dealer", "0"], ["deal", "--rules", "bisca"],
+     ["deal", "--set", "trumps=1"], ["deal", "--set", "must_trump"],
+     ["simulate", "--bots", "random"], ["simulate", "--bots", "random,nobody"],
+     ["simulate", "--deals", "0"], ["watch", "--bots", "random,random"]],
 )
 def test_bad_options_exit_2_with_one_line(args: list[str]) -> None:
     result = run(*args)

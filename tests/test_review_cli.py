@@ -21,7 +21,7 @@ runner = CliRunner()
 
 
 def test_the_json_names_each_card_lost_and_its_reason_in_the_language_asked() -> None:
-    result = runner.invoke(app, ["review", str(FIXTURES / "review_mistake.json"), "--seat", "1",
+    result = runner.invoke(app, ["review", str(FIXTURES / "review_mistake.json"), "--seat", "2",
                                  "--deal", "1", "--json", "--lang", "pt-BR"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
@@ -35,10 +35,10 @@ def test_the_json_names_each_card_lost_and_its_reason_in_the_language_asked() ->
 
 def test_the_table_and_the_graph(tmp_path: Path) -> None:
     graph = tmp_path / "graph.svg"
-    result = runner.invoke(app, ["review", str(FIXTURES / "review_blunder.json"), "--seat", "1",
+    result = runner.invoke(app, ["review", str(FIXTURES / "review_blunder.json"), "--seat", "2",
                                  "--lang", "en", "--svg", str(graph)])
     assert result.exit_code == 0, result.output
-    assert "Deal 1, Player 1 (team 1)" in result.output
+    assert "Deal 1, Player 2 (team 2)" in result.output  # seat 1 of the record, from 1
     assert "blunder" in result.output and "Every hand known" in result.output
     svg = graph.read_text(encoding="utf-8")
     assert svg.startswith("<svg") and svg.count('class="card-point"') == 10
@@ -51,16 +51,17 @@ def test_the_table_names_seats_by_the_records_names(tmp_path: Path) -> None:
     data["seats"] = ["Ana", "Bruno", "Carla", "Duarte"]
     named = tmp_path / "named.json"
     named.write_text(json.dumps(data), encoding="utf-8")
-    result = runner.invoke(app, ["review", str(named), "--seat", "1", "--lang", "en"],
+    result = runner.invoke(app, ["review", str(named), "--seat", "2", "--lang", "en"],
                            terminal_width=200)
     assert result.exit_code == 0, result.output
-    assert "Deal 1, Bruno (Player 1) (team 1)" in result.output
+    assert "Deal 1, Bruno (Player 2) (team 2)" in result.output
 
 
 def test_refusals_name_the_problem(tmp_path: Path) -> None:
     record = str(FIXTURES / "review_mistake.json")
     for args, code, words in [
-        (["--seat", "4"], 1, "seat 4 is not a seat"),
+        (["--seat", "5"], 2, "--seat takes seats from 1 to 4, not 5"),
+        (["--seat", "0"], 2, "--seat counts seats from 1 (1 to 4)"),
         (["--deal", "2"], 1, "deal 2 is not in the record"),
         (["--thresholds", "8,3,1"], 2, "--thresholds"),
         (["--max-worlds", "0"], 2, "--max-worlds"),
@@ -97,6 +98,6 @@ def test_the_review_stops_at_the_first_revoke(tmp_path: Path) -> None:
     # The record round trip: the CLI says where it stopped.
     path = tmp_path / "revoke.json"
     path.write_text(dumps(GameRecord.from_states(rules, 0, [state])), encoding="utf-8")
-    result = runner.invoke(app, ["review", str(path), "--seat", "1", "--lang", "en"])
+    result = runner.invoke(app, ["review", str(path), "--seat", "2", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert "stops at the first revoke" in result.output

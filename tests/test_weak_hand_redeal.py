@@ -624,4 +624,4 @@ def test_sueca_check_names_who_asked_and_his_points(tmp_path: Path) -> None:
     first = states[0]
     assert first.redeal_by is not None
     points = hand_points(GENEROUS, first.deal.hands[first.redeal_by])
-    assert f"new deal asked by seat {first.redeal_by} ({points} points)" in result.output
+    assert f"new deal asked by seat {first.redeal_by + 1} ({points} points)" in result.output

@@ -33,6 +33,7 @@ from sueca.terminal.setup import (
     load_setup,
     make_seats,
     parse_seat_list,
+    person_seat,
 )
 from sueca.terminal.table import Outcome, Table, TableResult
 from sueca.terminal.view import Screen
@@ -47,7 +48,7 @@ DUMMY_SEAT_DEFAULT = 2  # three players: the first human's partner is laid down 
 @dataclass(frozen=True)
 class PlayOptions:
     rules: Rules
-    humans: str = "0"
+    humans: str = "1"  # seats as people count them, from 1 (setup.parse_seat_list)
     bots: str | None = None  # None: the table's default bot (table.default_bot)
     players: int | None = None  # None: the table's own count; 3 lays a dummy at a table of four
     seed: int | None = None
@@ -194,30 +195,33 @@ def watch(rules: Rules, bots: str, seed: int | None, save: Path | None, console:
 
 def show_deal(rules: Rules, seed: int, dealer: int, as_json: bool, console: Console) -> None:
     """Shuffle a deal from ``seed`` and print it: every hand (and the cards set aside), or
-    with ``as_json`` a record of it."""
+    with ``as_json`` a record of it. ``dealer`` is the seat as people count it, from 1
+    (``--dealer``); the record keeps the engine's, from 0."""
     from sueca.cards import card_symbol, format_mask
     from sueca.deal import deal_cards
     from sueca.record import DealRecord, GameRecord, dumps
     from sueca.state import State
 
-    if not 0 <= dealer < rules.players:
-        raise CommandError(f"--dealer must be a seat from 0 to {rules.players - 1}")
+    try:
+        shown_dealer, dealer = dealer, person_seat(dealer, rules.players, "--dealer")
+    except SetupError as error:
+        raise CommandError(str(error)) from None
     dealt = deal_cards(rules, dealer, random.Random(seed))
     if as_json:
         record = GameRecord(rules.to_dict(), dealer, [DealRecord.from_state(State(rules, dealt))])
         sys.stdout.write(dumps(record))
         return
     if dealt.trump_card is None:
-        console.print(f"Seed {seed}, dealer seat {dealer}; no trump card: the declarer's "
+        console.print(f"Seed {seed}, dealer seat {shown_dealer}; no trump card: the declarer's "
                       "called card will name trumps")
     else:
-        console.print(f"Seed {seed}, dealer seat {dealer}, trump card "
+        console.print(f"Seed {seed}, dealer seat {shown_dealer}, trump card "
                       f"{card_symbol(dealt.trump_card)}")
     for seat, hand in enumerate(dealt.hands):
         # A bidding table has no teams before the auction (rules.teams is empty there).
-        team = f" (team {rules.teams[seat]})" if rules.teams else ""
+        team = f" (team {rules.teams[seat] + 1})" if rules.teams else ""
         dummy = " (dummy)" if seat == rules.dummy else ""
-        console.print(f"  seat {seat}{team}{dummy}: {format_mask(hand, symbols=True)}")
+        console.print(f"  seat {seat + 1}{team}{dummy}: {format_mask(hand, symbols=True)}")
     dealt_mask = 0
     for hand in dealt.hands:
         dealt_mask |= hand

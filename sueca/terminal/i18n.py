@@ -71,6 +71,11 @@ class Language:
         """The message ``key`` with its ``{placeholders}`` filled in."""
         return self.messages[key].format(**values)
 
+    def seat(self, seat: int, short: bool = False) -> str:
+        """A seat as people count it, from 1 (``Jogador 1`` is seat 0): the web, the
+        terminal and every command say the same; records and the engine count from 0."""
+        return self.text("seat_short" if short else "seat", seat=seat + 1)
+
     def fact(self, fact: FactLike, past: bool = False,
              names: Sequence[str] | None = None) -> str:
         """A fact of :mod:`sueca.review.facts` in words: the present for a hint, the past for
@@ -83,7 +88,7 @@ class Language:
             values["suit"] = self.suit(fact.suit)
         if fact.seat is not None:
             values["seat"] = (names[fact.seat] if names and 0 <= fact.seat < len(names)
-                              else self.text("seat", seat=fact.seat))
+                              else self.seat(fact.seat))
         if fact.count is not None:
             values["count"] = fact.count
         return self.text(f"fact_{fact.key}" + ("_past" if past else ""), **values)

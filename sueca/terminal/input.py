@@ -146,13 +146,14 @@ def is_quit(text: str) -> bool:
 
 def parse_denounce(text: str) -> tuple[bool, int | None]:
     """Whether the line cries *renúncia* (``r``, ``renuncia``), and the seat it names, if any:
-    ``r 2`` is Player 2's cry at a screen several people share."""
+    ``r 2`` is Player 2's cry at a screen several people share (seat 1 of the engine: people
+    count from 1; ``r 0`` names seat -1, which no person holds)."""
     words = text.strip().lower().split()
     if not words or words[0] not in DENOUNCE_WORDS or len(words) > 2:
         return False, None
     if len(words) == 2:
         seat = read_number(words[1])
-        return (False, None) if seat is None else (True, seat)
+        return (False, None) if seat is None else (True, seat - 1)
     return True, None
 
 

@@ -309,7 +309,8 @@ class TableNarrator(Narrator):
         if self.solo is None:
             # Hot-seat or a table of bots: name the winning side by its seats.
             team = lang.text("us") if winner == 0 else lang.text("them")
-            seats = "+".join(str(s) for s in range(rules.players) if rules.teams[s] == winner)
+            seats = "+".join(str(s + 1) for s in range(rules.players)
+                             if rules.teams[s] == winner)
             self.say("match_team_won", team=f"{team} ({seats})",
                      score=f"{score[0]}–{score[1]}")
         else:

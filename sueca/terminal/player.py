@@ -159,7 +159,7 @@ class HumanPlayer:
         a refusal is returned, phrased for the player."""
         lang = self.lang
         if seat not in self.setup.humans:
-            return lang.text("renuncia_no_seat", seat=seat)
+            return lang.text("renuncia_no_seat", seat=seat + 1)
         try:
             self.submit(seat, Denounce())
         except IllegalMoveError as error:
@@ -175,7 +175,7 @@ class HumanPlayer:
     def not_yours(self, crier: int, named: int) -> str:
         """The refusal of ``r N`` at ``crier``'s own prompt for another seat ``named``."""
         if named not in self.setup.humans:
-            return self.lang.text("renuncia_no_seat", seat=named)
+            return self.lang.text("renuncia_no_seat", seat=named + 1)
         names = self.views.names
         return self.lang.text("renuncia_own_prompt", seat=names[crier], other=names[named])
 

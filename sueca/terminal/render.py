@@ -384,7 +384,7 @@ def player_sheet(view: TableView, lang: Language) -> RenderableType:
     you = lang.text("you")
     for seat in range(n):
         name = view.names[seat]
-        sheet.add_column(name if name == you else lang.text("seat_short", seat=seat),
+        sheet.add_column(name if name == you else lang.seat(seat, short=True),
                          justify="right")
     for number, result in enumerate(view.results[-6:], start=max(1, len(view.results) - 5)):
         sheet.add_row(lang.text("deal_short", number=number),

@@ -91,7 +91,7 @@ def position_view(record: GameRecord, states: list[State], results: list[HandRes
     finished = played.is_finished() and len(moves) == len(played.history)
     done = results[: position.deal + (1 if finished else 0)]
     score = tuple(sum(r.game_points[t] for r in done) for t in range(rules.score_slots))
-    names = tuple(lang.text("seat", seat=s) for s in range(n))
+    names = tuple(lang.seat(s) for s in range(n))
     total = len(states)
     where = {"deal": position.deal + 1, "deals": total, "tricks": rules.hand_size}
     if position.cards == 0:

@@ -1,5 +1,6 @@
 """What the command line prints of a checked record and a solved position (``sueca check``,
-``sueca solve``): Rich tables on the console the CLI gives."""
+``sueca solve``): Rich tables on the console the CLI gives. Seats and teams are counted from 1,
+as people count them; ``--json`` prints the record's own numbers, from 0 (RECORD.md)."""
 
 from __future__ import annotations
 
@@ -54,9 +55,9 @@ def _bidding_report(report: dict[str, Any], console: Console) -> None:
         called = result = ""
         if contract is not None:
             partner = contract.get("partner")
-            called = (f"{contract['declarer']}: {contract['bid'] or 61} "
+            called = (f"{contract['declarer'] + 1}: {contract['bid'] or 61} "
                       f"{card_symbol(parse_card(contract['called_card']))} "
-                      + (f"+ {partner}" if partner is not None else "alone"))
+                      + (f"+ {partner + 1}" if partner is not None else "alone"))
             made = contract.get("made")
             result = "" if made is None else "made" if made else "failed"
         if deal["finished"]:
@@ -72,10 +73,10 @@ def _bidding_report(report: dict[str, Any], console: Console) -> None:
     console.print(table)
     console.print("Bids in bidding order from the dealer (- a pass); contract: declarer: bid, "
                   "called card + partner; points: the declarer's side – the defenders'; game "
-                  "points and match per seat, seat 0 first.")
+                  "points and match per seat, seat 1 first.")
     match = report["match"]
     console.print("Match score: " + " ".join(map(str, match["score"]))
-                  + (f", won by seat {match['winner']}" if match["winner"] is not None else ""))
+                  + (f", won by seat {match['winner'] + 1}" if match["winner"] is not None else ""))
 
 
 def _team_report(report: dict[str, Any], rules: Rules, console: Console) -> None:
@@ -98,17 +99,17 @@ def _team_report(report: dict[str, Any], rules: Rules, console: Console) -> None
             f"{deal['game_points'][0]}–{deal['game_points'][1]}" if deal["finished"] else "",
             f"{score[0]}–{score[1]}",
             "; ".join(([] if deal["finished"] else ["unfinished"]) + [
-                f"new deal asked by seat {r['asked_by']} ({r['points']} points)"
+                f"new deal asked by seat {r['asked_by'] + 1} ({r['points']} points)"
                 for r in deal.get("redeals") or ()] + [
-                f"renúncia cried by seat {d['seat']} after {d['after']} cards: "
+                f"renúncia cried by seat {d['seat'] + 1} after {d['after']} cards: "
                 f"{'proven' if d['correct'] else 'wrong'}"
                 for d in deal.get("denunciations") or ()]),
         )
     _drop_empty_notes(table)
     console.print(table)
     match = report["match"]
-    console.print(f"Match score (team 0 – team 1): {match['score'][0]}–{match['score'][1]}"
-                  + (f", won by team {match['winner']}" if match["winner"] is not None else ""))
+    console.print(f"Match score (team 1 – team 2): {match['score'][0]}–{match['score'][1]}"
+                  + (f", won by team {match['winner'] + 1}" if match["winner"] is not None else ""))
 
 
 def print_solution(state: State, solution: Solution, console: Console) -> None:
@@ -117,14 +118,14 @@ def print_solution(state: State, solution: Solution, console: Console) -> None:
     side = solution.side_to_move
     points = solution.points
     console.print(
-        f"Trick {state.trick_number + 1}, seat {state.to_play} (team {side}) to play, trump "
-        f"{SUIT_SYMBOLS[state.trump]}; trick so far: "
+        f"Trick {state.trick_number + 1}, seat {state.to_play + 1} (team {side + 1}) to play, "
+        f"trump {SUIT_SYMBOLS[state.trump]}; trick so far: "
         f"{' '.join(card_symbol(c) for c in state.trick) or '(none)'}"
     )
-    console.print(f"Perfect play: team 0 takes {points[0]}, team 1 takes {points[1]} "
+    console.print(f"Perfect play: team 1 takes {points[0]}, team 2 takes {points[1]} "
                   f"of the {sum(points)} points left")
     table = Table(title_justify="left")
-    for column in ("Card", "Team 0", "Team 1", "vs best"):
+    for column in ("Card", "Team 1", "Team 2", "vs best"):
         table.add_column(column, justify="left" if column in ("Card", "vs best") else "right")
     ordered = sorted(solution.moves.items(), key=lambda item: (-item[1][side], item[0]))
     for card, (a, b) in ordered:

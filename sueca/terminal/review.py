@@ -52,7 +52,7 @@ def seat_labels(lang: Language, players: int, names: Sequence[str] | None) -> li
     """How the review names each seat: ``Rui (Jogador 1)`` where the record names him."""
     labels = []
     for seat in range(players):
-        number = lang.text("seat", seat=seat)
+        number = lang.seat(seat)
         name = names[seat] if names is not None and seat < len(names) else ""
         labels.append(f"{name} ({number})" if name else number)
     return labels
@@ -78,7 +78,7 @@ def print_review(reviews: list[DealReview], lang: Language, console: Console,
         labels = seat_labels(lang, review.rules.players, names)
         table = Table(title=lang.text("review_title", deal=review.deal + 1,
                                       seat=labels[review.seat],
-                                      side=review.side, final=review.final),
+                                      side=review.side + 1, final=review.final),
                       title_justify="left")
         for key in ("review_trick", "review_card", "review_best", "review_expected",
                     "review_lost", "review_label", "review_dd", "review_why"):
@@ -101,7 +101,7 @@ def print_review(reviews: list[DealReview], lang: Language, console: Console,
         for crossing in review.crossings:
             console.print(lang.text("review_crossing", card=lang.card(crossing.card),
                                     seat=labels[crossing.seat],
-                                    side=crossing.side, before=crossing.before,
+                                    side=crossing.side + 1, before=crossing.before,
                                     after=crossing.after))
         if review.stopped:
             console.print(lang.text(f"review_stopped_{review.stopped}"))
@@ -116,11 +116,11 @@ def graph(review: DealReview, lang: Language) -> str:
 
 def write_graphs(reviews: list[DealReview], lang: Language, path: Path) -> list[Path]:
     """Each review's graph as an SVG file: ``path`` itself for one review, else
-    ``NAME-deal1-seat0.svg`` beside it for each."""
+    ``NAME-deal1-seat1.svg`` beside it for each (seats from 1)."""
     written = []
     for review in reviews:
         target = path if len(reviews) == 1 else path.with_name(
-            f"{path.stem}-deal{review.deal + 1}-seat{review.seat}{path.suffix or '.svg'}")
+            f"{path.stem}-deal{review.deal + 1}-seat{review.seat + 1}{path.suffix or '.svg'}")
         target.write_text(graph(review, lang), encoding="utf-8")
         written.append(target)
     return written

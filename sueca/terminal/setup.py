@@ -33,8 +33,25 @@ class SetupError(ValueError):
 # ---- the table's seats ---------------------------------------------------------------------
 
 
+OLD_NUMBERING = "0 is no seat (seats counted from 0 before session 10)"
+
+
+def person_seat(number: int, players: int, option: str) -> int:
+    """A seat as people count it, from 1 (``--dealer 1``, ``--seat 4``), as the engine's and
+    the records' seat, from 0. ``0`` is refused with a message saying seats count from 1:
+    they counted from 0 before, and an old command line must not silently name another
+    seat."""
+    if number == 0:
+        raise SetupError(f"{option} counts seats from 1 (1 to {players}), as the tables show "
+                         f"them: {OLD_NUMBERING}")
+    if not 1 <= number <= players:
+        raise SetupError(f"{option} takes seats from 1 to {players}, not {number}")
+    return number - 1
+
+
 def parse_seat_list(text: str, players: int, option: str) -> list[int]:
-    """``"0,2"`` → ``[0, 2]``; ``"none"`` or ``""`` → no seats; ``"all"`` → every seat."""
+    """Seats as people count them, from 1 (:func:`person_seat`): ``"1,3"`` → ``[0, 2]``;
+    ``"none"`` or ``""`` → no seats; ``"all"`` → every seat."""
     text = text.strip().lower()
     if text in ("", "none"):
         return []
@@ -44,13 +61,13 @@ def parse_seat_list(text: str, players: int, option: str) -> list[int]:
     for item in (part.strip() for part in text.split(",")):
         # A seat is one or two ASCII digits: anything longer is no seat (and int() refuses
         # numbers of thousands of digits with an error of its own).
-        if not (item.isascii() and item.isdigit() and len(item) <= 2
-                and int(item) < players):
+        if not (item.isascii() and item.isdigit() and len(item) <= 2):
             shown = item if len(item) <= 20 else item[:20] + "…"
-            raise SetupError(f"{option} takes seats from 0 to {players - 1}, not {shown!r}")
-        if int(item) in seats:
-            raise SetupError(f"{option} names seat {int(item)} twice")
-        seats.append(int(item))
+            raise SetupError(f"{option} takes seats from 1 to {players}, not {shown!r}")
+        seat = person_seat(int(item), players, option)
+        if seat in seats:
+            raise SetupError(f"{option} names seat {seat + 1} twice")
+        seats.append(seat)
     return seats
 
 
@@ -74,8 +91,8 @@ def make_seats(rules: Rules, humans: Sequence[int], bots: str | None = None
         if seat == rules.dummy:
             if seat in humans:
                 raise SetupError(
-                    f"seat {seat} is the dummy: its partner, seat {rules.controller_of(seat)}, "
-                    "plays it"
+                    f"seat {seat + 1} is the dummy: its partner, seat "
+                    f"{rules.controller_of(seat) + 1}, plays it"
                 )
             seats.append(DUMMY)
         elif seat in humans:
@@ -93,7 +110,8 @@ def check_seats(rules: Rules, seats: Sequence[str]) -> None:
         raise SetupError(f"{len(seats)} seats for a {rules.players}-seat table")
     for seat, kind in enumerate(seats):
         if (kind == DUMMY) != (seat == rules.dummy):
-            raise SetupError(f"seat {seat} is {kind!r}, but the rules' dummy is {rules.dummy}")
+            dummy = "none" if rules.dummy is None else f"seat {rules.dummy + 1}"
+            raise SetupError(f"seat {seat + 1} is {kind!r}, but the rules' dummy is {dummy}")
         # A bot spec is NAME[:OPTION=VALUE…][+signals] or cmd:COMMAND (sueca.bots.make_bot);
         # the name is checked here, the options when the bot is made.
         name = kind.partition("+")[0].partition(":")[0].strip()
@@ -136,9 +154,10 @@ class Setup:
         return len(self.humans) > 1
 
     def names(self) -> tuple[str, ...]:
-        """Each seat as the table calls it: "you" for the one person, else "Player N"."""
+        """Each seat as the table calls it: "you" for the one person, else "Player N" (N from
+        1)."""
         lang = self.lang
-        return tuple(lang.text("you") if seat == self.solo else lang.text("seat", seat=seat)
+        return tuple(lang.text("you") if seat == self.solo else lang.seat(seat)
                      for seat in range(self.rules.players))
 
 

@@ -47,7 +47,7 @@ PLAY_TABLES: list[tuple[str, tuple[str, ...], str]] = [
     ("open", ("--open",), "1"),
     ("redeal", ("--variant", "brazil", "--set", "weak_hand_redeal=true",
                 "--set", "weak_hand_limits=[15,15]"), "1"),
-    ("hotseat", ("--humans", "0,2"), "1"),
+    ("hotseat", ("--humans", "1,3"), "1"),  # seats from 1: the record's seats 0 and 2
     ("hints", ("--hints",), "1"),
 ]
 PLAY_SEEDS = range(1, 5)

@@ -112,7 +112,7 @@ def test_open_hands_with_hints(home: Path) -> None:
                               "--open", "--hints", "--lang", "en", *SHORT])
     assert code == 0
     assert "Hint: " in out
-    assert "Player 2: " in out  # the partner's hand, face up
+    assert "Player 3: " in out  # the partner's hand (seat 3, as people count), face up
     [path] = saved_matches(home)
     assert read(str(path)).rules == {"variant": "standard", "open_hands": True,
                                      "match_target": 1}
@@ -120,20 +120,21 @@ def test_open_hands_with_hints(home: Path) -> None:
 
 def test_three_players_and_hot_seat(home: Path) -> None:
     code, out = invoke(home, ["play", "--seed", "7", "--fast", "--players", "3",
-                              "--humans", "0,1,3", "--lang", "en", *SHORT])
+                              "--humans", "1,2,4", "--lang", "en", *SHORT])
     assert code == 0
     assert "Card for the dummy" in out
-    assert "Pass the screen to Player 1" in out
+    assert "Pass the screen to Player 2" in out
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--players", "5"], "--players takes 4 or 3"),
-        (["--players", "3", "--humans", "0,2"], "seat 2 is the dummy"),
+        (["--players", "3", "--humans", "1,3"], "seat 3 is the dummy"),
+        (["--humans", "0,2"], "--humans counts seats from 1 (1 to 4)"),
         (["--lang", "fr"], "unknown language 'fr'"),
         (["--bots", "nobody"], "unknown bot 'nobody'"),
-        (["--humans", "7"], "--humans takes seats from 0 to 3"),
+        (["--humans", "7"], "--humans takes seats from 1 to 4"),
         (["--players", "4", "--set", "dummy=1"], "use --players 3"),
         (["--variant", "double8", "--players", "3"], "--players takes 8, not 3"),
         (["--variant", "italiana5", "--players", "4"], "--players takes 5, not 4"),
@@ -156,8 +157,9 @@ def test_replay_steps_through_a_record(home: Path, tmp_path: Path) -> None:
     assert code == 0
     assert "Deal 1 of" in out and "the cards as dealt" in out
     assert "after trick 2 of 10" in out
-    for seat in (1, 2, 3):
-        assert f"Player {seat}: " in out  # every hand shown
+    for seat in (1, 2, 3, 4):
+        assert f"Player {seat}: " in out  # every hand shown, seats counted from 1
+    assert "Player 0" not in out
     assert out.count("after trick 1 of 10") == 2  # once forward, once back
 
 
@@ -186,7 +188,7 @@ def test_a_double_deck_match_from_the_command_line(home: Path, variant: str) -> 
     assert check(record)["valid"]
     assert record.extra["seats"][0] == "human"
     players = 8 if variant == "double8" else 6
-    assert f"Player {players - 1} (" in out  # the seat row of the plain table
+    assert f"Player {players} (" in out  # the seat row of the plain table: seats from 1
 
 
 def test_an_italiana_match_from_the_command_line_then_its_replay(home: Path,

@@ -88,8 +88,9 @@ def test_seats_sit_in_portuguese_order() -> None:
 def test_plain_table_lists_the_face_up_hands(tmp_path: Path) -> None:
     view = first_turn(tmp_path, lang="en", rules=STANDARD.replace(open_hands=True))
     text = "\n".join(plain_table(view, language("en")))
-    for seat in (1, 2, 3):
+    for seat in (2, 3, 4):  # the other three, counted from 1 as people count
         assert f"Player {seat}: " in text
+    assert "Player 1: " not in text  # seat 1 is the viewer's own: "Your cards"
     assert "Your cards: " in text and "1:" in text
 
 

@@ -80,13 +80,14 @@ RENUNCIA = STANDARD.replace(renuncia=True, match_target=3)
 
 def test_a_deal_ended_by_a_proven_cry_shows_its_last_card_then_the_cry(tmp_path: Path) -> None:
     """Seed 1: the person trumps a diamond lead while holding diamonds (a revoke), then leads
-    the diamond he denied; Player 1 proves it. The replay showed the first trick as the deal's
-    end, with the penalty already on the score: now the card after it, then the cry."""
+    the diamond he denied; Player 2 (seat 1 of the record) proves it. The replay showed the
+    first trick as the deal's end, with the penalty already on the score: now the card after
+    it, then the cry."""
     path = tmp_path / "r.json"
     result = CliRunner().invoke(app, ["play", "--seed", "1", "--fast", "--bots", "heuristic",
                                       "--lang", "en", "--save", str(path), "--set",
                                       "renuncia=true"], input="js\n5d\n")
-    assert "Player 1 cries renúncia! Proven" in result.output, result.output
+    assert "Player 2 cries renúncia! Proven" in result.output, result.output
     screen = Scripted(always(""))
     step_through(read(str(path)), screen, EN)
     _, trick, card, cry = screen.views
@@ -94,7 +95,7 @@ def test_a_deal_ended_by_a_proven_cry_shows_its_last_card_then_the_cry(tmp_path:
     assert card.info.trick == cry.info.trick == (parse_card("5D"),)
     assert card.message == "Deal 1 of 1, in trick 2 of 10"
     assert card.score == trick.score == (0, 0) and not card.results
-    assert cry.message == ("Deal 1 of 1, in trick 2 of 10. Player 1 cries renúncia! Proven: "
+    assert cry.message == ("Deal 1 of 1, in trick 2 of 10. Player 2 cries renúncia! Proven: "
                            "the other side revoked, and the deal ends")
     assert cry.score == (0, 4) and len(cry.results) == 1
     assert [d.seat for d in cry.info.denunciations] == [1] and not card.info.denunciations
@@ -127,7 +128,7 @@ def test_each_wrong_cry_is_shown_where_it_came(tmp_path: Path) -> None:
     screen = Scripted(always(""))
     step_through(read(str(table.setup.path)), screen, EN)
     views = screen.views[:len(steps)]
-    wrong = ("Player 0 cries renúncia! Wrong: nobody on the other side revoked (1 to that "
+    wrong = ("Player 1 cries renúncia! Wrong: nobody on the other side revoked (1 to that "
              "side)")
     middle = views[after // 4 + 1]
     assert middle.message == (f"Deal 1 of {len(table.states)}, in trick {after // 4 + 1} of "

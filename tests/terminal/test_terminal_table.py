@@ -342,7 +342,7 @@ def test_hot_seat_hides_each_hand_before_the_screen_passes(tmp_path: Path) -> No
             assert screen.events[index - 2][0] == "hide"
             hidden = screen.events[index - 1][1]
             assert isinstance(hidden, TableView) and hidden.hidden and hidden.acting is None
-            facing = int(str(item).split("Player ")[1].split()[0])
+            facing = int(str(item).split("Player ")[1].split()[0]) - 1  # people count from 1
         if kind == "show" and isinstance(item, TableView):
             info = item.info
             turned = 1 << info.trump_card if info.trump_card_held else 0
@@ -355,7 +355,7 @@ def test_hot_seat_hides_each_hand_before_the_screen_passes(tmp_path: Path) -> No
                     assert info.known[seat] & ~turned == 0, "a hand left on a shared screen"
     assert passes >= 2
     names = table.names()
-    assert names == ("Player 0", "Player 1", "Player 2", "Player 3")
+    assert names == ("Player 1", "Player 2", "Player 3", "Player 4")
 
 
 def test_all_four_humans_can_play(tmp_path: Path) -> None:
@@ -407,7 +407,7 @@ def test_the_dummy_is_face_up_to_the_opponents_only_after_the_opening_lead(
 
 
 def test_the_dummy_cannot_be_a_human() -> None:
-    with pytest.raises(SetupError, match="seat 2 is the dummy"):
+    with pytest.raises(SetupError, match="seat 3 is the dummy: its partner, seat 1, plays it"):
         make_seats(STANDARD.replace(dummy=2), [0, 2])
 
 
@@ -446,15 +446,27 @@ def test_no_hints_unless_asked(tmp_path: Path) -> None:
 
 
 def test_seat_lists() -> None:
-    assert parse_seat_list("0,2", 4, "--humans") == [0, 2]
+    # People count seats from 1; the engine's seats (and the records') from 0.
+    assert parse_seat_list("1,3", 4, "--humans") == [0, 2]
+    assert parse_seat_list("4", 4, "--humans") == [3]
     assert parse_seat_list("all", 4, "--humans") == [0, 1, 2, 3]
     assert parse_seat_list("none", 4, "--humans") == []
-    for bad in ("4", "x", "0,0", "²", "9" * 5000, "-1"):
+    for bad in ("5", "x", "1,1", "²", "9" * 5000, "-1"):
         with pytest.raises(SetupError):
             parse_seat_list(bad, 4, "--humans")
     with pytest.raises(SetupError) as refused:
         parse_seat_list("9" * 5000, 4, "--humans")
     assert len(str(refused.value)) < 100  # the bad value is quoted short, not echoed whole
+
+
+def test_seat_0_of_the_old_numbering_is_refused_saying_seats_count_from_1() -> None:
+    """Seats counted from 0 before session 10: an old ``--humans 0,2`` must not silently
+    seat someone else, so 0 is refused with the reason, in any list."""
+    for old in ("0", "0,2", "2,0"):
+        with pytest.raises(SetupError, match=r"--humans counts seats from 1 \(1 to 4\)"):
+            parse_seat_list(old, 4, "--humans")
+    with pytest.raises(SetupError, match=r"counts seats from 1 \(1 to 8\)"):
+        parse_seat_list("0", 8, "--humans")
 
 
 def test_bots_per_seat_and_unknown_bots() -> None:

@@ -103,7 +103,7 @@ def test_a_bot_denounces_the_persons_revoke_and_the_narrator_says_so(tmp_path: P
     table, screen = make_table(tmp_path, answer, rules=RENUNCIA.replace(match_target=2),
                                seed=5)
     assert table.run().outcome is Outcome.FINISHED
-    assert "Player 1 cries renúncia! Proven: the other side revoked, and the deal ends" in (
+    assert "Player 2 cries renúncia! Proven: the other side revoked, and the deal ends" in (
         screen.said)
     assert "Deal 1: our revoke is proven; game points +0 / +4" in screen.said
     assert table.match.score == [0, 4]
@@ -118,7 +118,7 @@ def test_the_other_side_cries_renuncia_at_its_prompt_and_the_deal_ends(tmp_path:
     table, screen = make_table(tmp_path, answer, rules=RENUNCIA, humans=(0, 1), seed=1)
     assert table.run().outcome is Outcome.FINISHED
     assert answer.typed is not None and answer.cried
-    assert "Player 0 cries renúncia! Proven: the other side revoked, and the deal ends" in (
+    assert "Player 1 cries renúncia! Proven: the other side revoked, and the deal ends" in (
         screen.said)
     assert table.match.score == [RENUNCIA.renuncia_penalty, 0]
     state = table.states[0]
@@ -217,7 +217,9 @@ def test_at_a_persons_own_prompt_r_cries_for_that_person_only(tmp_path: Path) ->
     """Hot-seat, seats 0 and 1 opponents. At Player 0's card prompt "r 1" is refused (it let
     him cry wrongly in Player 1's name, scoring for his own side); at the shared deal's-end
     prompt "r 1" is Player 1's cry."""
-    typed: list[str] = []  # the prompts "r 1" was typed at: a card's, then the deal's end
+    # The prompts "r 2" (Player 2: seat 1, people count from 1) was typed at: a card's, then
+    # the deal's end.
+    typed: list[str] = []
 
     def answer(screen: Scripted, prompt: str) -> str | None:
         if prompt.startswith("Pass the screen"):
@@ -225,20 +227,20 @@ def test_at_a_persons_own_prompt_r_cries_for_that_person_only(tmp_path: Path) ->
         if prompt.startswith("The deal is over"):
             if len(typed) == 1:
                 typed.append(prompt)
-                return "r 1"
+                return "r 2"
             return ""
         view = screen.last_view
         if not typed and view.acting == 0 and view.info.plays:
             typed.append(prompt)
-            return "r 1"
+            return "r 2"
         return "1"
 
     table, screen = make_table(tmp_path, answer, rules=RENUNCIA.replace(match_target=3),
                                humans=(0, 1), seed=1)
     assert table.run().outcome is Outcome.FINISHED
-    assert typed[0].startswith("Player 0, your card") and len(typed) == 2
+    assert typed[0].startswith("Player 1, your card") and len(typed) == 2
     refused = [v.message for v in screen.views if v.message]
-    assert refused == [EN.text("renuncia_own_prompt", seat="Player 0", other="Player 1")]
+    assert refused == [EN.text("renuncia_own_prompt", seat="Player 1", other="Player 2")]
     first = table.states[0]
     assert [(d.after, d.seat, d.correct) for d in first.denunciations] == [(40, 1, False)]
     assert table.match.results[0].false_denunciations == (0, 1)
@@ -262,7 +264,9 @@ def test_the_rich_screen_asks_at_the_deals_end_too(tmp_path: Path,
 
 def test_a_cry_names_its_seat_by_number() -> None:
     assert parse_denounce(" R ") == (True, None)
-    assert parse_denounce("renúncia 2") == (True, 2)
+    assert parse_denounce("renúncia 2") == (True, 1)  # Player 2: seat 1 of the engine
+    assert parse_denounce("r 1") == (True, 0)
+    assert parse_denounce("r 0") == (True, -1)  # no person's seat: refused as such
     for text in ("r two", "r ²", "r " + "9" * 5000, "r 1 2", "rr"):
         assert parse_denounce(text) == (False, None), text
 
@@ -309,7 +313,7 @@ def test_the_dealer_and_his_partner_play_face_up_to_everyone(tmp_path: Path) -> 
             text = "\n".join(plain_table(view, EN))
             for seat in open_seats:
                 if info.known[seat] & ~turned:  # the turned card is named in the heading
-                    assert f"Player {seat}: " in text
+                    assert f"Player {seat + 1}: " in text
     assert len(dealers) > 1  # both sides dealt: each was face up in turn
 
 

@@ -221,7 +221,7 @@ def test_an_italiana_record_passes_check_and_replays_with_its_contract(
     shown = step_through(record, screen, EN)
     assert shown == len(positions(replay(record).states))
     first = rendered(screen.views[0])
-    assert "Bids: Player 0 120" in first
+    assert "Bids: Player 1 120" in first  # seat 0 of the record, as people count
     assert f"calls {EN.card(answer.called or 0)}" in first
     assert "partner: Player" in first  # a record hides nothing
 
@@ -273,7 +273,7 @@ def test_hot_seat_hides_the_hand_before_each_bid(tmp_path: Path) -> None:
                        if view.info.contract is not None
                        and card_face(view.info.contract.called_card)
                        not in {card_face(c) for c in view.info.plays})
-    assert screen.prompts[0].startswith("Pass the screen to Player 0")
+    assert screen.prompts[0].startswith("Pass the screen to Player 1")
 
 
 # ---- the double deck --------------------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_a_double_deck_deal_with_a_card_held_twice(tmp_path: Path, rules: object
     valid_report(table.setup.path)
     view = next(v for v in screen.views if v.acting == 0 and v.info.hand >> DECK_SIZE)
     text = rendered(view)
-    for seat in range(1, table.rules.players):
+    for seat in range(2, table.rules.players + 1):  # the others, counted from 1
         assert f"Player {seat}" in text
     # Every card of the hand is drawn, both copies of a card held twice.
     [hand_line] = [line for line in plain_table(view, EN) if line.startswith("Your cards")]
