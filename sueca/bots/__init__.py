@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sueca.bots import learned
 from sueca.bots.alphamu import AlphaMuBot
 from sueca.bots.base import Bot
 from sueca.bots.beginner import BeginnerBot
@@ -48,22 +49,8 @@ BOTS: dict[str, BotFactory] = {
 # What may follow a spec after ``+``: ``signals`` (any bot), ``search`` (a bot registered as
 # ``NAME+search`` too: ``neural+search``).
 MODIFIERS = ("signals", "search")
-
-
-def _neural(seed: int | None) -> Bot:
-    from sueca.neural.bot import NeuralBot  # NumPy is loaded only when a network plays
-
-    return NeuralBot(seed)
-
-
-def _neural_search(seed: int | None) -> Bot:
-    from sueca.neural.search import NeuralSearchBot
-
-    return NeuralSearchBot(seed)
-
-
-BOTS["neural"] = _neural
-BOTS["neural+search"] = _neural_search
+BOTS["neural"] = learned.neural  # sueca.neural, loaded when one is made
+BOTS["neural+search"] = learned.neural_search
 
 # The strongest bot available: what a table seats when the user does not choose (the level
 # "expert", sueca.bots.levels).
@@ -92,7 +79,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     prefix, colon, rest = spec.partition(":")
     if colon and prefix.strip() in PREFIXES:
         return PREFIXES[prefix.strip()](rest, seed)
-    base, *modifiers = (part.strip() for part in spec.split("+"))
+    base, *parts = (part.strip() for part in spec.split("+"))
+    modifiers = []
+    for part in parts:  # options may follow a modifier too: neural+search:worlds=16
+        modifier, colon, more = part.partition(":")
+        modifiers.append(modifier.strip())
+        base += f":{more}" if colon else ""
     for modifier in modifiers:
         if modifier not in MODIFIERS or modifiers.count(modifier) > 1:
             raise ValueError(f"unknown bot modifier {modifier!r} in {spec!r} (known: "

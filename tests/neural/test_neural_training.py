@@ -1,0 +1,94 @@
+"""``sueca train``: hand-written gradients match finite differences, a tiny run end to end
+writes a file the bot plays, bad plans are refused before any work."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sueca.arena import play_deal
+from sueca.bots import make_bot
+from sueca.cli import app
+from sueca.deal import deal_cards
+from sueca.neural.network import CARD_FACES, Network, load
+from sueca.rules import STANDARD
+from sueca.state import State
+from sueca.training.device import array_module
+from sueca.training.fit import loss_and_gradients
+
+
+def test_the_gradients_match_finite_differences() -> None:
+    net = Network.initial(STANDARD, hidden=(6, 5), seed=4)
+    params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    rng = np.random.default_rng(1)
+    rows = 7
+    x = rng.random((rows, net.input_size))
+    legal = (rng.random((rows, CARD_FACES)) < 0.3).astype(np.float64)
+    label = np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in legal])
+    legal[np.arange(rows), label] = 1
+    value = rng.uniform(-1, 1, rows)
+
+    def total(p: dict[str, np.ndarray]) -> float:
+        policy, mse, _ = loss_and_gradients(p, x, legal, label, value, 0.5)
+        return policy + 0.5 * mse
+
+    _, _, grads = loss_and_gradients(params, x, legal, label, value, 0.5)
+    for name in ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv"):
+        flat = params[name].reshape(-1)
+        for index in rng.choice(flat.size, size=min(5, flat.size), replace=False):
+            saved = flat[index]
+            flat[index] = saved + 1e-6
+            up = total(params)
+            flat[index] = saved - 1e-6
+            down = total(params)
+            flat[index] = saved
+            numeric = (up - down) / 2e-6
+            assert grads[name].reshape(-1)[index] == pytest.approx(numeric, rel=1e-4,
+                                                                   abs=1e-7), name
+
+
+def test_a_tiny_training_run_writes_a_network_the_bot_plays(tmp_path: Path) -> None:
+    out = tmp_path / "tiny.npz"
+    result = CliRunner().invoke(app, [
+        "train", "--out", str(out), "--games", "1", "--expert", "heuristic", "--epochs", "1",
+        "--dagger-rounds", "1", "--dagger-games", "1", "--dagger-epochs", "1",
+        "--hidden", "16", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    net = load(out)
+    assert net.fits(STANDARD) is None
+    training = net.meta["training"]
+    assert training["command"].startswith("sueca ") and training["expert"] == "heuristic"
+    assert training["imitation_positions"] > 0 and training["dagger"][0]["positions"] > 0
+    rng = random.Random(8)
+    bots = [make_bot(f"neural:weights={out}", seed=s) for s in range(4)]
+    state = play_deal(STANDARD, deal_cards(STANDARD, 0, rng), bots)
+    assert state.is_finished()
+    opening = State(STANDARD, deal_cards(STANDARD, 0, random.Random(2)))
+    card, reason = bots[0].explain(opening.information_state(opening.to_play))
+    assert card in opening.legal_moves() and "the network's likeliest card" in reason
+
+
+def test_bad_plans_are_refused_before_any_work(tmp_path: Path) -> None:
+    runner = CliRunner()
+    cases = [
+        (["--expert", "nobody"], "unknown bot 'nobody'"),
+        (["--data", str(tmp_path)], "no records.jsonl"),
+        (["--device", "tpu"], "--device must be cpu or cuda"),
+        (["--out", str(tmp_path / "absent" / "w.npz")], "does not exist"),
+    ]
+    for extra, reason in cases:
+        args = ["train", "--out", str(tmp_path / "w.npz"), "--games", "1", *extra]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and reason in result.output, (extra, result.output)
+    assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is not None, reason="CuPy is installed")
+def test_device_cuda_without_cupy_says_how_to_get_it() -> None:
+    with pytest.raises(ValueError, match=r"needs CuPy.*sueca\[gpu\]"):
+        array_module("cuda")
