@@ -875,8 +875,31 @@ _REASONS_PT: Final = {
     "played out by the heuristic from each card":
         "jogadas até ao fim pela heurística a partir de cada carta",
     "solved double-dummy": "resolvidas com as cartas todas à vista",
+    # The seeds' tips (heuristic:tips=…, docs/arena.md).
+    "past 90 with every high card: press for the capotão":
+        "já passámos os 90 e temos as cartas altas: aperta para o capotão",
+    "fewer than 4 trumps left with the opponents: cash the masters":
+        "os adversários têm menos de 4 trunfos: joga as cartas mestras",
+    "partner played high third hand in this suit: continue it":
+        "o parceiro jogou alto em terceiro neste naipe: continua-o",
+    "a blank card, not of a suit partner threw away":
+        "uma carta sem pontos, de um naipe que o parceiro não deitou fora",
+    "partner's lead may be a singleton: play high to keep the lead":
+        "a saída do parceiro pode ser seca: joga alto para ficar com a mão",
+    "pressing for the capotão: make sure of partner's trick":
+        "a apertar para o capotão: garante a vaza do parceiro",
 }
 _REASONS_PT_BR: Final = _REASONS_PT | {
+    "past 90 with every high card: press for the capotão":
+        "já passamos dos 90 e temos as cartas altas: aperte para o capotão",
+    "fewer than 4 trumps left with the opponents: cash the masters":
+        "os adversários têm menos de 4 trunfos: jogue as cartas mestras",
+    "partner played high third hand in this suit: continue it":
+        "o parceiro jogou alto em terceiro neste naipe: continue nele",
+    "partner's lead may be a singleton: play high to keep the lead":
+        "a saída do parceiro pode ser seca: jogue alto para ficar com a mão",
+    "pressing for the capotão: make sure of partner's trick":
+        "apertando para o capotão: garanta a vaza do parceiro",
     "the only legal card": "a única carta que você pode jogar",
     "long in trumps with the ace or seven: draw the opponents' trumps":
         "muitos trunfos, com o Ás ou o Sete: puxe os trunfos dos adversários",
