@@ -6,16 +6,20 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from server_support import LiveServer
+from web_support import chromium, new_context
 from websockets.asyncio.client import connect
 
 from sueca.cards import parse_card
 from sueca.server.rooms import Timing
+
+__all__ = ["chromium"]  # the fixture, imported for the browser fixture below
 
 QUICK = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0, invite_wait=0.5)
 
@@ -137,21 +141,13 @@ def test_a_private_tables_reviews_are_its_players_only(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Any:
-    from playwright.sync_api import sync_playwright
-    from web_support import CHROMIUM, LAUNCH_ARGS
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
-            args=LAUNCH_ARGS, viewport={"width": 1280, "height": 900}, locale="en-GB",
-            bypass_csp=True)  # the tests' evaluated expressions; the pages' own scripts obey it
-        try:
-            yield context
-        finally:
-            context.close()
+def browser(chromium: Any) -> Iterator[Any]:
+    """One person's browser context, in English at desktop size (web_support's Chromium)."""
+    context = new_context(chromium, locale="en-GB")
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.mark.slow

@@ -6,15 +6,18 @@ from a History match."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from server_support import LiveServer, create_table
-from web_support import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, PACE
+from web_support import ARTIFACTS, PACE, chromium, new_context
 
 from sueca.server.reviews import ReviewService
+
+__all__ = ["chromium"]  # the fixture, imported for the browser fixture below
 
 
 def wait_for(predicate: Any, timeout: float = 60.0) -> Any:
@@ -132,20 +135,13 @@ def test_the_queue_is_bounded(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Any:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
-            args=LAUNCH_ARGS, viewport={"width": 1280, "height": 900}, locale="en-GB",
-            bypass_csp=True)  # the tests' evaluated expressions; the pages' own scripts obey it
-        try:
-            yield context
-        finally:
-            context.close()
+def browser(chromium: Any) -> Iterator[Any]:
+    """One person's browser context, in English at desktop size (web_support's Chromium)."""
+    context = new_context(chromium, locale="en-GB")
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def check_review_page(page: Any, errors: list[str]) -> None:

@@ -47,13 +47,19 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def new_context(browser: Any, *, locale: str = "pt-PT",
+                viewport: dict[str, int] | None = None) -> Any:
+    """A fresh context of ``browser`` (one person: his storage, his seat tokens), at desktop
+    size unless told."""
+    # bypass_csp: the tests' own expressions (wait_for_function, evaluate) are evaluated as
+    # strings, which the pages' Content-Security-Policy rightly forbids to any other script.
+    return browser.new_context(viewport=viewport or DESKTOP, locale=locale, bypass_csp=True)
+
+
 def open_page(browser: Any, url: str, *, locale: str = "pt-PT",
               viewport: dict[str, int] | None = None) -> tuple[Any, list[str]]:
     """A page of a fresh context at ``url``, and the list its script errors go to."""
-    # bypass_csp: the tests' own expressions (wait_for_function, evaluate) are evaluated as
-    # strings, which the pages' Content-Security-Policy rightly forbids to any other script.
-    context = browser.new_context(viewport=viewport or DESKTOP, locale=locale, bypass_csp=True)
-    page = context.new_page()
+    page = new_context(browser, locale=locale, viewport=viewport).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
