@@ -1,8 +1,8 @@
 """The policy/value network: a small MLP, its input, its weights file and its metadata.
 
 The input is a seat's observation tensor (:class:`~sueca.neural.encoding.ObservationEncoder`)
-followed by its legal cards (40 faces, one-hot): the network need not learn the rules of
-following suit from the hand, the trick and the voids. Two hidden layers (ReLU), then two heads:
+followed by its legal cards and the trick's facts (:mod:`sueca.neural.features`). Two hidden
+layers (ReLU), then two heads:
 
 - the **policy**: a logit per card face (0-39); :meth:`Network.policy` soft-maxes it over the
   legal cards only (an illegal card gets probability 0, whatever its logit);
@@ -15,9 +15,10 @@ that :mod:`sueca.training` runs the same arithmetic on CuPy). The weights are on
 file (``np.savez_compressed``, read with ``allow_pickle=False``) holding the arrays and a
 ``meta`` entry: JSON text (as UTF-8 bytes) with the format version, the encoder's layout (its
 size and :meth:`~sueca.neural.encoding.ObservationEncoder.layout_hash`), the rules trained
-for (a RECORD.md rules object), the layer sizes and how it was trained (the command). A file
-that is not such a file, of another format version, or whose arrays do not have the shapes
-its metadata says, is refused by :func:`load` with a :class:`ValueError` naming the problem.
+for (a RECORD.md rules object), the input's layout, the layer sizes and how it was trained
+(the command). A file that is not such a file, of another format version or input, or whose
+arrays do not have the shapes its metadata says, is refused by :func:`load` with a
+:class:`ValueError` naming the problem.
 
 >>> import numpy as np
 >>> from sueca.rules import STANDARD
@@ -42,12 +43,12 @@ import numpy as np
 import numpy.typing as npt
 
 from sueca.cards import DECK_SIZE
-from sueca.infostate import InformationState
 from sueca.neural.encoding import ObservationEncoder
+from sueca.neural.features import INPUT_LAYOUT, features, input_size, legal_faces
 from sueca.rules import Rules, RulesError
 
 FORMAT = "sueca-neural"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the input adds the trick's facts (sueca.neural.features)
 CARD_FACES = DECK_SIZE
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a weights file larger than this is no network of ours
 MAX_META_BYTES = 256 * 1024
@@ -55,28 +56,6 @@ MAX_HIDDEN = 4096
 Array = npt.NDArray[np.float32]
 # The arrays of a network of two hidden layers, in order.
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
-
-
-def input_size(encoder: ObservationEncoder) -> int:
-    return encoder.size + CARD_FACES
-
-
-def features(encoder: ObservationEncoder, info: InformationState, out: Array | None = None
-             ) -> Array:
-    """The network's input for ``info`` (its seat to play): the observation, then the legal
-    card faces. Written into ``out`` (a zeroed row) when given."""
-    row = np.zeros(input_size(encoder), np.float32) if out is None else out
-    encoder.write(info, row)
-    for card in info.legal_moves():
-        row[encoder.size + card % DECK_SIZE] = 1.0
-    return row
-
-
-def legal_faces(info: InformationState) -> Array:
-    mask = np.zeros(CARD_FACES, np.float32)
-    for card in info.legal_moves():
-        mask[card % DECK_SIZE] = 1.0
-    return mask
 
 
 def forward(params: dict[str, Any], x: Any, xp: Any = np,
@@ -135,6 +114,7 @@ class Network:
         meta = {
             "format": FORMAT, "version": FORMAT_VERSION,
             "encoder": {"size": encoder.size, "layout": encoder.layout_hash()},
+            "input": INPUT_LAYOUT,
             "rules": rules.to_dict(), "hidden": list(hidden),
             "training": training or {},
         }
@@ -216,6 +196,9 @@ def from_arrays(arrays: dict[str, Any], where: str) -> Network:
         raise ValueError(f"{where} was trained on another observation layout "
                          f"({layout!r}; this sueca's for its rules: size {encoder.size}, "
                          f"layout {encoder.layout_hash()})")
+    if meta.get("input") != INPUT_LAYOUT:
+        raise ValueError(f"{where} reads the input {meta.get('input')!r}; this sueca's "
+                         f"network reads {INPUT_LAYOUT!r}")
     hidden = meta.get("hidden")
     if (not isinstance(hidden, list) or len(hidden) != 2
             or not all(type(h) is int and 1 <= h <= MAX_HIDDEN for h in hidden)):
@@ -238,5 +221,5 @@ def from_arrays(arrays: dict[str, Any], where: str) -> Network:
     return Network(params, meta)
 
 
-__all__ = ["CARD_FACES", "FORMAT_VERSION", "Network", "features", "forward", "legal_faces",
-           "load", "masked_softmax"]
+__all__ = ["CARD_FACES", "FORMAT_VERSION", "Network", "features", "forward", "input_size",
+           "legal_faces", "load", "masked_softmax"]

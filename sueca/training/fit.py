@@ -102,12 +102,16 @@ def accuracy(params: dict[str, Any], data: Examples, xp: Any = np, batch: int = 
     return hits / len(data), squared / len(data)
 
 
+Renaming = tuple[np.ndarray, np.ndarray]  # input columns, faces (sueca.training.symmetry)
+
+
 def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
-        xp: Any = np, held_out: Examples | None = None, report: Report | None = None
-        ) -> dict[str, Any]:
+        xp: Any = np, held_out: Examples | None = None, report: Report | None = None,
+        renamings: list[Renaming] | None = None) -> dict[str, Any]:
     """Train ``params`` (host arrays, updated and returned) on ``data`` for
     ``settings.epochs`` epochs; ``report`` hears a line per epoch (losses, and the held-out
-    accuracy when given)."""
+    accuracy when given). With ``renamings`` each minibatch has its suits renamed by one of
+    them, drawn from the seed."""
     if len(data) == 0:
         raise ValueError("no positions to train on: the records hold no card decisions "
                          "at this table")
@@ -116,15 +120,20 @@ def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
     rng = np.random.default_rng(seed)
     x, legal = xp.asarray(data.x), xp.asarray(data.legal)
     label, value = xp.asarray(data.label), xp.asarray(data.value)
+    views = [(xp.asarray(columns), xp.asarray(faces), xp.asarray(np.argsort(faces)))
+             for columns, faces in renamings or ()]
     for epoch in range(1, settings.epochs + 1):
         order = xp.asarray(rng.permutation(len(data)))
         policy_sum = value_sum = 0.0
         batches = 0
         for start in range(0, len(data), settings.batch):
             pick = order[start:start + settings.batch]
+            xb, legal_b, label_b = x[pick], legal[pick], label[pick]
+            if views:
+                columns, faces, inverse = views[int(rng.integers(len(views)))]
+                xb, legal_b, label_b = xb[:, columns], legal_b[:, faces], inverse[label_b]
             policy_loss, value_loss, grads = loss_and_gradients(
-                on_device, x[pick], legal[pick], label[pick], value[pick],
-                settings.value_weight, xp)
+                on_device, xb, legal_b, label_b, value[pick], settings.value_weight, xp)
             optimizer.step(grads)
             policy_sum += policy_loss
             value_sum += value_loss

@@ -32,11 +32,13 @@ import numpy as np
 from sueca.bots import make_bot
 from sueca.dataset import RECORDS, make_dataset
 from sueca.infostate import InformationState
+from sueca.neural.encoding import ObservationEncoder
 from sueca.neural.network import Network
 from sueca.rules import Rules
 from sueca.training.device import array_module
 from sueca.training.examples import Examples, examples, played_deals
 from sueca.training.fit import Settings, accuracy, fit
+from sueca.training.symmetry import permutations
 
 DEFAULT_EXPERT = "pimc:worlds=8:nodes=1000000"
 HELD_OUT = 0.05
@@ -59,6 +61,7 @@ class Plan:
     seed: int = 0
     device: str = "cpu"
     workers: int = 1
+    augment: bool = True  # rename the suits of each minibatch (sueca.training.symmetry)
     command: str = ""
 
 
@@ -96,7 +99,8 @@ def train(plan: Plan, report: Report = lambda line: None) -> dict[str, Any]:
     xp = check(plan)
     started = time.monotonic()
     summary: dict[str, Any] = {"command": plan.command, "expert": plan.expert,
-                               "device": plan.device, "seed": plan.seed}
+                               "device": plan.device, "seed": plan.seed,
+                               "suit_renaming": plan.augment}
     work = Path(tempfile.mkdtemp(prefix="sueca-train-"))
     try:
         folder = plan.data
@@ -111,8 +115,9 @@ def train(plan: Plan, report: Report = lambda line: None) -> dict[str, Any]:
         report(f"imitation: {len(train_set):,} positions ({len(held_out):,} held out)")
         summary["imitation_positions"] = len(data)
         network = Network.initial(plan.rules, plan.hidden, plan.seed)
+        renamings = permutations(ObservationEncoder(plan.rules)) if plan.augment else None
         network.params = fit(network.params, train_set, plan.settings, plan.seed, xp,
-                             held_out, report)
+                             held_out, report, renamings)
         summary["held_out_agreement"] = round(accuracy(network.params, held_out)[0], 4)
         epochs = Settings(plan.dagger_epochs, plan.settings.batch,
                           plan.settings.learning_rate, plan.settings.weight_decay,
@@ -139,7 +144,7 @@ def train(plan: Plan, report: Report = lambda line: None) -> dict[str, Any]:
                     {"positions": len(new), "agreement_before": round(agree, 4)})
                 train_set = train_set.join(new)
                 network.params = fit(network.params, train_set, epochs,
-                                     plan.seed + round_, xp, held_out, report)
+                                     plan.seed + round_, xp, held_out, report, renamings)
         finally:
             expert.close()
         summary["positions"] = len(train_set) + len(held_out)

@@ -92,3 +92,48 @@ def test_bad_plans_are_refused_before_any_work(tmp_path: Path) -> None:
 def test_device_cuda_without_cupy_says_how_to_get_it() -> None:
     with pytest.raises(ValueError, match=r"needs CuPy.*sueca\[gpu\]"):
         array_module("cuda")
+
+
+def _renamed_deal(state: State, order: tuple[int, ...]) -> State:
+    """The same deal and plays with suit ``s`` named ``order[s]``."""
+    from sueca.cards import make_card
+    from sueca.deal import Deal
+
+    def rename(card: int) -> int:
+        return make_card(card % 10, order[card // 10])
+
+    def rename_mask(mask: int) -> int:
+        return sum(1 << rename(c) for c in range(40) if mask >> c & 1)
+
+    deal = state.deal
+    trump = None if deal.trump_card is None else rename(deal.trump_card)
+    renamed = State(STANDARD, Deal(deal.dealer, tuple(map(rename_mask, deal.hands)), trump))
+    for card in state.plays:
+        renamed.push(rename(card))
+    return renamed
+
+
+def test_renaming_the_suits_of_an_input_row_is_the_renamed_position() -> None:
+    from sueca.neural.encoding import ObservationEncoder
+    from sueca.neural.network import features
+    from sueca.training.symmetry import permutations
+
+    encoder = ObservationEncoder(STANDARD)
+    renamings = permutations(encoder)
+    assert len(renamings) == 24
+    rng = random.Random(5)
+    import itertools
+
+    orders = list(itertools.permutations(range(4)))
+    for _ in range(6):
+        state = State(STANDARD, deal_cards(STANDARD, rng.randrange(4), rng))
+        for _ in range(rng.randrange(1, 30)):
+            state.push(rng.choice(state.legal_moves()))
+        row = features(encoder, state.information_state(state.to_play))
+        index = rng.randrange(24)
+        columns, faces = renamings[index]
+        renamed = _renamed_deal(state, orders[index])
+        expected = features(encoder, renamed.information_state(renamed.to_play))
+        assert np.array_equal(row[columns], expected)
+        label = state.legal_moves()[0]
+        assert int(np.argsort(faces)[label]) == (orders[index][label // 10] * 10 + label % 10)
