@@ -86,6 +86,13 @@ class NetworkView:
         row: np.ndarray = self.network.policy(x, legal_faces(info)[None, :])[0]
         return row
 
+    def evaluate(self, info: InformationState) -> tuple[np.ndarray, float]:
+        """:meth:`policy` and the value head's answer (-1 … 1) for ``info``."""
+        assert self.network is not None
+        x = features(self.encoder, info)[None, :]
+        policy, value = self.network.evaluate(x, legal_faces(info)[None, :])
+        return policy[0], float(value[0])
+
     def policies(self, infos: list[InformationState]) -> np.ndarray:
         """:meth:`policy` of many positions in one pass (rows in order)."""
         assert self.network is not None
@@ -172,13 +179,16 @@ class NeuralBot(Bot):
                          f"{reason}"
         if len(legal) == 1:
             return legal[0], "the only legal card"
-        probabilities = view.policy(info)
+        probabilities, value = view.evaluate(info)
         ranked = sorted(legal, key=lambda c: (-probabilities[c % DECK_SIZE], c))
         best = ranked[0]
         second = next((c for c in ranked if c % DECK_SIZE != best % DECK_SIZE), None)
         reason = f"the network's likeliest card ({probabilities[best % DECK_SIZE]:.0%})"
         if second is not None:
             reason += f"; next {card_name(second)} ({probabilities[second % DECK_SIZE]:.0%})"
+        # The value head: the side's points less the others' at the deal's end, expected.
+        reason += f"; it expects the deal to end {value * info.rules.total_points:+.0f} " \
+                  "card points for its side"
         return best, reason
 
     def bid(self, info: InformationState) -> int:
