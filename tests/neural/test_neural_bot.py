@@ -135,3 +135,18 @@ def test_a_seat_plays_neural_over_the_protocol() -> None:
         program.close()
     assert state.is_finished()
     assert sueca.protocol is not None
+
+
+def test_the_arena_and_the_dataset_take_the_neural_specs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sueca.cli import app
+    from sueca.dataset import make_dataset
+
+    result = CliRunner().invoke(app, ["arena", "--bots", "neural,heuristic", "--deals", "2",
+                                      "--workers", "1", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    pair = json.loads(result.output.splitlines()[-1])["pairs"][0]
+    assert pair["a"] == "neural" and pair["pairs"] == 2 and pair["errors"] == 0
+    index = make_dataset(STANDARD, "neural", games=1, seed=2, out=tmp_path)
+    assert index["bot"] == "neural" and (tmp_path / "records.jsonl").stat().st_size > 0
