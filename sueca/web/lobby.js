@@ -29,7 +29,9 @@ function renderSeats() {
   // Levels by name and a line each (sueca.bots.levels); an algorithm's name as it is.
   const levels = (chosen) => bots.bots.map((b) =>
     `<option value="${b}"${b === chosen ? " selected" : ""}>${
-      t(`level_${b}`) === `level_${b}` ? b : `${t(`level_${b}`)} — ${t(`level_${b}_help`)}`}</option>`).join("");
+      t(`level_${b}`) === `level_${b}` ? b : t(`level_${b}`)}</option>`).join("");
+  // The chosen level's line is said under the select: a closed select would cut it.
+  const levelHelp = (level) => (t(`level_${level}_help`) === `level_${level}_help` ? "" : t(`level_${level}_help`));
   let html = `<legend>${t("seats")}</legend>`;
   // Three players: at a four-seat table without bidding one seat may be a dummy, played by
   // its partner (the server checks there is at most one).
@@ -46,19 +48,25 @@ function renderSeats() {
       <span class="who">${t("seat_n", { n: seat + 1 })}<small>${seatRole(seat)}</small></span>
       <select class="kind" aria-label="${t("seat_n", { n: seat + 1 })}">${kinds}</select>
       <select class="level" aria-label="${t("level")} — ${t("seat_n", { n: seat + 1 })}"
-        ${was.kind === "bot" ? "" : "hidden"}>${levels(was.level)}</select></div>`;
+        ${was.kind === "bot" ? "" : "hidden"}>${levels(was.level)}</select>
+      <small class="level-help muted"${was.kind === "bot" ? "" : " hidden"}>${levelHelp(was.level)}</small></div>`;
   }
   box.innerHTML = html;
   for (const row of box.querySelectorAll(".seat-row")) {
     const kind = row.querySelector(".kind");
+    const level = row.querySelector(".level");
+    const help = row.querySelector(".level-help");
+    level.addEventListener("change", () => { help.textContent = levelHelp(level.value); });
     kind.addEventListener("change", () => {
-      row.querySelector(".level").hidden = kind.value !== "bot";
+      level.hidden = kind.value !== "bot";
+      help.hidden = level.hidden;
       if (kind.value === "dummy") {
         // One dummy at most: another seat that was the dummy becomes a bot again.
         for (const other of box.querySelectorAll(".seat-row .kind")) {
           if (other !== kind && other.value === "dummy") {
             other.value = "bot";
             other.closest(".seat-row").querySelector(".level").hidden = false;
+            other.closest(".seat-row").querySelector(".level-help").hidden = false;
           }
         }
       }
@@ -219,7 +227,7 @@ function renderTables() {
       <div class="seats-line">${seats}</div>
       <div class="muted">${table.score.length === 2
         ? `${t("team_a")} ${table.score[0]} – ${table.score[1]} ${t("team_b")}`
-        : table.seats.map((s) => `${escapeHtml(s.name)} ${table.score[s.seat]}`).join(" · ")}
+        : table.seats.map((s) => `${escapeHtml(seatLabel(s.name))} ${table.score[s.seat]}`).join(" · ")}
         (${unit})</div></li>`;
   }).join("");
   for (const button of list.querySelectorAll(".sit")) {

@@ -55,7 +55,7 @@ const SEATS = ["bottom", "right", "top", "left"];
 
 function seatName(seat) {
   const names = job && job.names;
-  return names && names[seat] ? names[seat] : t("seat_n", { n: seat + 1 });
+  return names && names[seat] ? seatLabel(names[seat]) : t("seat_n", { n: seat + 1 });
 }
 
 // A private table's finished matches are its players' only: the page sends the seat tokens

@@ -930,6 +930,7 @@ function renderSummary() {
 
 let viewAt = 0; // when the view arrived: the countdowns count down from the server's seconds
 let gatherKey = null;
+let invitesOpen = false; // the folded invitations, as the host last left them
 
 function secondsLeft(seat) {
   return Math.max(0, Math.ceil(seat.stand_in_in - (performance.now() - viewAt) / 1000));
@@ -986,11 +987,16 @@ function renderGather() {
       name: escapeHtml(seatName(s.seat)) })} <strong class="countdown" data-seat="${s.seat}">${clock(secondsLeft(s))}</strong>${
       host ? ` <button class="btn small stand-in" type="button" data-seat="${s.seat}">${t("bot_now")}</button>` : ""}</p>`).join("");
     if (invites.length) {
-      html += `<h2>${t("invitations")}</h2><p class="muted">${t("invite_help")}</p><div class="invites">${
+      const list = `<p class="muted">${t("invite_help")}</p><div class="invites">${
         invites.map((inv) => `<div class="invite" data-seat="${inv.seat}"><span>${escapeHtml(seatName(inv.seat))}</span>
           <input type="text" readonly value="${escapeHtml(inviteUrl(inv.token))}" aria-label="${t("seat_n", { n: inv.seat + 1 })}">
           <span class="invite-actions"><button class="btn small copy" type="button">${t("copy")}</button>${
             canShare ? ` <button class="btn small share" type="button">${t("share")}</button>` : ""}</span></div>`).join("")}</div>`;
+      // Once the cards are dealt the links fold into one button: a free seat's friend may
+      // still come, but the hand and the sheet come first.
+      html += view.gathering ? `<h2>${t("invitations")}</h2>${list}`
+        : `<details class="invites-fold"${invitesOpen ? " open" : ""}><summary class="btn small">${
+          t("invitations")} (${invites.length})</summary>${list}</details>`;
     }
     if (host && view.gathering) {
       html += `<div class="bid-controls"><button class="btn primary" type="button" id="start-with-bots">${
@@ -1009,6 +1015,10 @@ setInterval(() => {
     if (seat && seat.stand_in_in !== null && seat.stand_in_in !== undefined) el.textContent = clock(secondsLeft(seat));
   }
 }, 1000);
+
+$("gather-panel").addEventListener("toggle", (event) => {
+  if (event.target.classList.contains("invites-fold")) invitesOpen = event.target.open;
+}, true); // (a toggle does not bubble)
 
 $("gather-panel").addEventListener("click", async (event) => {
   const button = event.target.closest("button");
