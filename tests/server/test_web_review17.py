@@ -263,6 +263,7 @@ def test_pt_pages_say_seats_levels_and_bots_in_one_language(
         for lang in ("pt-BR", "en"):
             page.select_option("#lang", lang)
             row.locator(".level").select_option("expert")
+            row.locator(".level-help").scroll_into_view_if_needed()
             box = box_of(row.locator(".level-help"))
             assert on_screen(page, box), box
             whole(page, ".seat-row .level-help")
