@@ -39,17 +39,25 @@ def free_port() -> int:
         return port
 
 
+# Deadlines on conditions, generous for a loaded machine (CI shares its cores): a server's
+# start (imports, the store, its bot workers' imports) and a bot's first move after it can take
+# tens of seconds at a load of 19; a healthy run waits for none of them.
+START_SECONDS = 180.0
+MOVE_SECONDS = 120.0
+
+
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)])
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5).status_code == 200:
                 return process
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("the server did not start")
+    process.wait(timeout=10)
+    raise RuntimeError(f"the server did not start (exit status {process.returncode})")
 
 
 def view_facts(view: dict[str, Any]) -> tuple[Any, ...]:
@@ -91,7 +99,7 @@ def test_sigkill_mid_deal_then_restart_continues_from_the_same_card(tmp_path: Pa
             assert after == before
             # Play the match out on the restarted server.
             rngs = [random.Random(10 + s) for s in humans]
-            return list(await asyncio.gather(*(play_on(p, r) for p, r in
+            return list(await asyncio.gather(*(play_on(p, r, timeout=MOVE_SECONDS) for p, r in
                                                zip(players, rngs, strict=True))))
 
         finals = asyncio.run(second_half())
@@ -128,7 +136,7 @@ async def _play_to(player: Any, rng: random.Random, deal: int, played: int) -> N
         if view["phase"] == "deal_over" and view["deal"] not in readied:
             readied.add(view["deal"])
             await player.send({"type": "next"})
-        await player.recv(20)
+        await player.recv(MOVE_SECONDS)
 
 
 def _play_deal(table: Table) -> None:
