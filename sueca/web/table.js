@@ -144,9 +144,18 @@ function ringAngle(seat) {
   return Math.PI / 2 + (view.direction === "clockwise" ? turn : -turn);
 }
 
-function ringPlace(seat, rx, ry) {
+// The ring's centre lies a little below the cloth's: the top band keeps the corners (trump,
+// tricks) clear of the plates.
+const RING = { cy: 54, rx: 41, ry: 37 };
+// The trick's cards lie on a smaller ring, inside the plates (so no card hides a plate).
+const NARROW = matchMedia("(max-width: 600px)"); // the stylesheet's phone layout
+NARROW.addEventListener("change", () => { if (view) render(); });
+const TRICK_RING = 0.45;
+const TRICK_RING_NARROW = 0.4; // a phone's plates take more of the cloth
+
+function ringPlace(seat, rx, ry, cy = 50) {
   const a = ringAngle(seat);
-  return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
+  return { x: 50 + rx * Math.cos(a), y: cy + ry * Math.sin(a) };
 }
 
 function seatName(seat) {
@@ -202,7 +211,7 @@ function renderSeats() {
   if (ring()) {
     for (const side of ["top", "left", "right", "bottom"]) $(`pos-${side}`).innerHTML = "";
     ringBox.innerHTML = view.seats.map((seat) => {
-      const { x: across, y } = ringPlace(seat.seat, 41, 39);
+      const { x: across, y } = ringPlace(seat.seat, RING.rx, RING.ry, RING.cy);
       const x = Math.min(Math.max(across, 14), 86); // a plate must not hang off the cloth
       return `<div class="seat ring-seat" id="ring-${seat.seat}" style="left:${x.toFixed(1)}%;top:${y.toFixed(1)}%"></div>`;
     }).join("");
@@ -366,7 +375,8 @@ function renderTrick() {
     let cls = `slot${seat === winner ? " winner" : ""}${peeking ? " peek" : ""}`;
     let style = "";
     if (ring()) {
-      const { x, y } = ringPlace(seat, 36, 33);
+      const inner = NARROW.matches ? TRICK_RING_NARROW : TRICK_RING;
+      const { x, y } = ringPlace(seat, RING.rx * inner, RING.ry * inner, RING.cy);
       style = ` style="left:${x.toFixed(1)}%;top:${y.toFixed(1)}%"`;
       cls += " slot-ring";
     } else {
@@ -540,7 +550,8 @@ function renderAuction() {
         `<button type="button" class="call-card" data-call="${rank}${suit}" aria-label="${cardLabel(rank + suit)}">${
           rankLabel(rank)}${suitSymbolSvg(suit, 14)}</button>`).join("")}</div>`).join("");
       controls = `<div class="call-picker" role="group" aria-labelledby="call-title">
-        <p id="call-title"><strong>${t("call_card")}</strong> <span class="muted">${t("call_help")}</span></p>${rows}</div>`;
+        <p id="call-title"><strong>${t("call_card")}</strong> <span class="muted">${t("call_help")}</span></p>
+        <div class="call-rows">${rows}</div></div>`;
     }
     panel.innerHTML = `<h2 class="visually-hidden">${t("auction")}</h2>
       <ol class="bids" id="bids" aria-label="${t("auction")}" aria-live="polite"></ol><div id="auction-banner"></div>
@@ -724,6 +735,12 @@ function renderStatus() {
     text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
   }
   if (status.textContent !== text) status.textContent = text;
+  // The line is on the cloth unless it would lie over someone's cards there (a spectator
+  // sees every seat's cards; a phone's ring has no free corner): then just below the cloth.
+  const below = !seated() || (ring() && NARROW.matches);
+  const home = below ? $("hand-area") : $("felt");
+  if (status.parentElement !== home) home.prepend(status);
+  status.classList.toggle("below", below);
   if (mine && !wasMine) chime();
   wasMine = mine;
   $("felt").classList.toggle("spectating", !seated());

@@ -183,7 +183,8 @@ FULL_TRICK = ["AS", "7S", "KS", "JS", "QS", "AH", "7H", "KH"]
 
 def check_ring_cloth(page: Any) -> None:
     """An eight-seat cloth: every plate whole on the cloth, clear of the corners, of the other
-    plates and of every trick card; the "to play" line over no plate and no cards."""
+    plates and of every trick card; no trick card over a seat's cards; the "to play" line
+    over no plate and no cards."""
     felt = box_of(page.locator("#felt"))
     plates = boxes(page, ".plate")
     assert len(plates) == 8
@@ -193,10 +194,11 @@ def check_ring_cloth(page: Any) -> None:
     status = box_of(page.locator("#status"))
     for i, plate in enumerate(plates):
         assert inside(plate, felt), (page.viewport_size, plate, felt)
-        for other in plates[i + 1:] + corners + slots + [status]:
+        for other in [*plates[i + 1:], *corners, *slots, status]:
             assert not overlap(plate, other), (page.viewport_size, plate, other)
     for cards in boxes(page, ".seat-cards"):
-        assert not overlap(status, cards), (status, cards)
+        for other in [*slots, status]:
+            assert not overlap(other, cards), (page.viewport_size, other, cards)
     for tag in range(page.locator(".side-tag").count()):
         assert page.locator(".side-tag").nth(tag).is_visible()
 
