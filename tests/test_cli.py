@@ -68,7 +68,8 @@ def test_check_as_a_table(valid_record: Path, invalid_record: Path) -> None:
     result = run("check", str(valid_record))
     assert result.exit_code == 0 and "valid" in result.stdout and "120–0" in result.stdout
     result = run("check", str(invalid_record))
-    assert result.exit_code == 1 and "invalid at deal 0, play 1" in result.stdout
+    # The JSON's deal 0, play 1: counted from 1 as the table counts deals and cards.
+    assert result.exit_code == 1 and "invalid at deal 1, card 2" in result.stdout
 
 
 def test_check_as_a_table_counts_tricks_by_the_records_teams(tmp_path: Path) -> None:

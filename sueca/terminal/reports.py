@@ -28,10 +28,13 @@ def print_check(report: dict[str, Any], rules: Rules, console: Console) -> None:
         console.print("[green]valid[/green]")
     else:
         error = report["error"]
-        where = f"deal {error['deal']}" + (
-            f", play {error['play']}" if error["play"] is not None else ""
+        # Counted from 1 as the table's Deal column (--json keeps RECORD.md's indexes).
+        where = f"deal {error['deal'] + 1}" + (
+            f", card {error['play'] + 1}" if error["play"] is not None else ""
         )
-        console.print(f"[red]invalid[/red] at {where}: {error['reason']}", markup=True)
+        # The reason is the engine's, shared with --json, and names the record's seats.
+        note = " (seats as the record numbers them, from 0)" if "seat" in error["reason"] else ""
+        console.print(f"[red]invalid[/red] at {where}: {error['reason']}{note}", markup=True)
 
 
 def _drop_empty_notes(table: Table) -> None:

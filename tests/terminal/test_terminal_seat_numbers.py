@@ -154,3 +154,19 @@ def test_replay_names_every_seat_from_one(tmp_path: Path, lang: str, player: str
     for seat in (1, 2, 3, 4):
         assert f"{player} {seat}: " in text  # every hand shown, by its seat from 1
     assert f"{player} 0" not in text
+
+
+def test_check_counts_the_faulty_deal_and_card_from_one_and_says_whose_numbers_a_reason_uses(
+        tmp_path: Path) -> None:
+    # Seed 3, dealer 0: seat 1 leads AS; seat 2 holds spades and plays AD instead.
+    record = json.loads(invoke(["deal", "--seed", "3", "--json"])[1])
+    record["deals"][0]["plays"] = ["AS", "AD"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, text = invoke(["check", str(path)])
+    error = json.loads(invoke(["check", "--json", str(path)])[1])["error"]
+    assert code == 1 and (error["deal"], error["play"]) == (0, 1)  # RECORD.md's indexes
+    assert "seat 2 holds" in error["reason"]  # the engine's words, the record's seat
+    line = " ".join(text.split())
+    assert "invalid at deal 1, card 2: must follow spades: seat 2 holds" in line
+    assert "(seats as the record numbers them, from 0)" in line
