@@ -18,6 +18,21 @@ Budgets, per move:
 - ``worlds``: at most this many worlds (32 by default); ``pimc:worlds=20:nodes=0`` solves
   exactly 20 worlds whatever they cost (the fixed-samples mode, for experiments).
 
+Inference (``pimc:inference=heuristic``; ``inference=none``, the default, is the pimc of
+before, move for move): each solved world is weighted by how likely it makes the cards the
+other seats already played, under a model of how a player plays (:mod:`sueca.bots.inference`:
+the heuristic bot's card with probability ``1 - softening`` plus an even share of
+``softening`` over the legal cards; ``softening=0.5`` by default), and the cards' means are
+weighted means. A world in which an opponent threw its king on an ace while it held a small
+card of the suit counts less than one in which the king was forced. ``candidates=K`` (K > 1)
+instead draws K × ``worlds`` candidate worlds, scores them all, and solves worlds drawn from
+them by weight (sampling-importance-resampling; a world drawn again costs nothing). Scoring a
+world replays the deal's plays on its hands and asks the model at each choice of another
+seat: well under a millisecond late in a deal, and no search nodes, so the node budget plays
+the same on any machine; under a time budget it counts against the clock like the rest.
+Its strength and cost: BENCHMARKS.md, "Inference". The rollout tables (below) draw their
+worlds uniformly whatever the option.
+
 Early in a deal a single world can cost more than the budget (the first trick's ten-card
 positions take a second or more); with no world solved in time the bot plays as the
 heuristic bot would, and :attr:`PimcBot.last_worlds` says so (0).
