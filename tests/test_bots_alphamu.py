@@ -267,7 +267,10 @@ def test_registered_with_options_checked() -> None:
     bot = make_bot("alphamu:depth=3:worlds=16:from_trick=6:nodes=100000", seed=1)
     assert isinstance(bot, AlphaMuBot)
     assert (bot.depth, bot.worlds, bot.from_trick, bot.nodes) == (3, 16, 6, 100000)
+    cheap = make_bot("alphamu:pimc_worlds=8:pimc_nodes=500000", seed=1)
+    assert isinstance(cheap, AlphaMuBot)
+    assert (cheap.pimc.worlds, cheap.pimc.nodes) == (8, 500000)
     for bad in ("alphamu:depth=0", "alphamu:from_trick=11", "alphamu:worlds=x",
-                "alphamu:colour=red"):
+                "alphamu:colour=red", "alphamu:pimc_worlds=0"):
         with pytest.raises(ValueError, match="alphamu"):
             make_bot(bad)

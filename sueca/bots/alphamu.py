@@ -41,6 +41,7 @@ it, the bot plays as ``pimc`` (its default budgets). Options (``alphamu:depth=2:
 - ``nodes`` (2,000,000): solver nodes for the whole search; past them, or past
   :data:`LEAF_LIMIT` solver calls, the move is pimc's (deterministic: the same seed plays the
   same cards on any machine);
+- ``pimc_worlds``, ``pimc_nodes``: pimc's ``worlds`` and ``nodes`` where it plays as pimc;
 - ``time`` (seconds) or the front-end's budget (``set_time_budget``, the protocol's
   ``time_ms``): a hard ceiling; alpha-mu may use half of it, and when it runs out the rest
   goes to pimc, whose answer is played.
@@ -98,6 +99,10 @@ OPTIONS = (
     BotOption(("nodes",), int, 1),
     BotOption(("time",), float, 0, above=True),
 )
+# Options handed to the pimc it plays as before ``from_trick`` and out of budget
+# (``alphamu:pimc_worlds=8:pimc_nodes=500000`` plays like ``pimc:worlds=8:nodes=500000``
+# there).
+PIMC_OPTIONS = {"pimc_worlds": "worlds", "pimc_nodes": "nodes"}
 
 Vector = tuple[float, ...]
 
@@ -286,10 +291,20 @@ class AlphaMuBot(Bot):
     def configure(self, options: Mapping[str, str]) -> None:
         """Options from a spec such as ``alphamu:depth=3:worlds=16`` (see the module); a bad
         one raises ``ValueError`` and changes nothing."""
+        options = dict(options)
+        for_pimc = {PIMC_OPTIONS[k]: options.pop(k) for k in list(options) if k in PIMC_OPTIONS}
         values = parse_options(self.name, options, OPTIONS)
         if "from_trick" in values and values["from_trick"] > 10:
             raise ValueError(f"alphamu option from_trick={options['from_trick']!r} is not a "
                              "valid value (a trick from 1 to 10)")
+        if for_pimc:
+            pimc = PimcBot(self.seed)
+            try:
+                pimc.configure(for_pimc)
+            except ValueError as error:
+                raise ValueError(f"alphamu: {error}") from None
+            pimc.set_time_budget(self.time_budget)
+            self.pimc = pimc
         self.depth = int(values.get("depth", self.depth))
         self.worlds = int(values.get("worlds", self.worlds))
         self.from_trick = int(values.get("from_trick", self.from_trick))
