@@ -170,3 +170,35 @@ def test_check_counts_the_faulty_deal_and_card_from_one_and_says_whose_numbers_a
     line = " ".join(text.split())
     assert "invalid at deal 1, card 2: must follow spades: seat 2 holds" in line
     assert "(seats as the record numbers them, from 0)" in line
+
+
+# ---- sueca review ----------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+@pytest.mark.parametrize(("lang", "title"), [
+    ("pt", "Mão 1, Jogador 2 (equipa 2)"),
+    ("pt-BR", "Mão 1, Jogador 2 (time 2)"),
+    ("en", "Deal 1, Player 2 (team 2)"),
+])
+def test_review_takes_and_names_seats_from_one(tmp_path: Path, lang: str, title: str) -> None:
+    graph = tmp_path / "g.svg"
+    code, text = invoke(["review", str(FIXTURES / "review_blunder.json"), "--seat", "2",
+                         "--lang", lang, "--max-worlds", "6", "--svg", str(graph)])
+    assert code == 0, text
+    assert title in text
+    assert "Jogador 0" not in text and "Player 0" not in text
+    assert graph.read_text(encoding="utf-8").startswith("<svg")
+    code, document = invoke(["review", str(FIXTURES / "review_blunder.json"), "--seat", "2",
+                             "--lang", lang, "--max-worlds", "6", "--json"])
+    assert [r["seat"] for r in json.loads(document)["reviews"]] == [1]  # the record's seat
+
+
+def test_reviews_graphs_are_named_by_seats_from_one(tmp_path: Path) -> None:
+    graph = tmp_path / "g.svg"
+    code, text = invoke(["review", str(FIXTURES / "review_blunder.json"), "--lang", "en",
+                         "--max-worlds", "6", "--svg", str(graph)])
+    assert code == 0, text
+    assert sorted(p.name for p in tmp_path.glob("g-*.svg")) == [
+        f"g-deal1-seat{seat}.svg" for seat in (1, 2, 3, 4)]
