@@ -143,8 +143,9 @@ def _until_the_first_card(answers: dict[str, list[str]]
 def test_at_one_screen_every_person_is_asked_a_hand_that_may_only_keep_too(tmp_path: Path
                                                                           ) -> None:
     """Hot-seat: the screen goes to each person in turn, so nobody learns from it whose hand is
-    weak. Seed 7: the first deal asks seat 2 (14 card points: it may ask) then seat 0 (42: it
-    may only keep, and a "y" is refused, saying why)."""
+    weak. Seed 7: the first deal asks seat 2 (Player 3, as the screen counts from 1; 14 card
+    points: it may ask) then seat 0 (Player 1; 42: it may only keep, and a "y" is refused,
+    saying why)."""
     sys.path.insert(0, str(Path(__file__).parent / "terminal"))
     from terminal_scripting import make_table
 
@@ -155,10 +156,10 @@ def test_at_one_screen_every_person_is_asked_a_hand_that_may_only_keep_too(tmp_p
     table.run()
     prompts = screen.prompts
     assert prompts[:4] == [
-        "Pass the screen to Player 2 and press Enter ",
-        "Player 2, your hand holds 14 card points: ask for a new deal? (y/n; ? help, q quit): ",
-        "Pass the screen to Player 0 and press Enter ",
-        "Player 0, your hand holds 42 card points (a new deal needs fewer than 15): keep it? "
+        "Pass the screen to Player 3 and press Enter ",
+        "Player 3, your hand holds 14 card points: ask for a new deal? (y/n; ? help, q quit): ",
+        "Pass the screen to Player 1 and press Enter ",
+        "Player 1, your hand holds 42 card points (a new deal needs fewer than 15): keep it? "
         "(n; ? help, q quit): ",
     ]
     assert prompts[4] == prompts[3] and "your card" in prompts[-1]
