@@ -29,9 +29,9 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "novice",
           "knows the rules and wants tricks: leads its kings early, forgets to ruff"),
-    # The heuristic with the one seed tip that measurably wins (BENCHMARKS.md, "The seeds'
-    # tips": +0.52 card points a deal, 95% CI +0.34 to +0.69, 10,000 pairs).
-    Level("intermediate", "heuristic:tips=aces",
+    # The heuristic with the seeds' tips that measurably win, each alone and together
+    # (BENCHMARKS.md, "The seeds' tips": +0.65 card points a deal, 95% CI +0.45 to +0.85).
+    Level("intermediate", "heuristic:tips=aces/partner",
           "plays by the table's rules of thumb: follows its partner, saves its trumps"),
     Level("strong", "ismcts:iterations=300",
           "thinks ahead over the hands it cannot see (tree search)"),
