@@ -744,6 +744,7 @@ function renderStatus() {
   if (mine && !wasMine) chime();
   wasMine = mine;
   $("felt").classList.toggle("spectating", !seated());
+  $("hand-area").classList.toggle("spectating", !seated()); // no hand: no room kept for one
   status.classList.toggle("mine", mine);
 }
 

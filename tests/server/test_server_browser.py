@@ -50,13 +50,15 @@ def test_a_person_creates_a_table_with_three_bots_and_plays_a_deal(
         # Bots by level, with a line each (issue 17): the strongest by default.
         level = page.locator(".seat-row .level").nth(1)
         assert level.input_value() == "expert"
-        assert level.locator("option:checked").inner_text().startswith("Mestre — ")
+        # (The select names the level; its line is written whole under it.)
+        assert level.locator("option:checked").inner_text() == "Mestre"
+        assert page.locator(".seat-row .level-help").nth(1).inner_text().startswith("o mais forte")
         assert level.locator("option").count() == 4
         page.click("#create-button")
         page.click("#my-seat")
         page.wait_for_selector("#hand .card")
         assert len(page.locator("#hand .card").all()) == 10
-        assert "Bot · Mestre" in page.inner_text("#felt")
+        assert "Robô · Mestre" in page.inner_text("#felt")
 
         (room,) = server.app.state.rooms.rooms.values()
         clicked = 0
