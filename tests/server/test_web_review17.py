@@ -228,6 +228,12 @@ def test_spectators_see_every_plate_round_the_ring_and_the_turn_over_no_cards(
             watcher.screenshot(path=str(ARTIFACTS / f"web-review17-ring-{locale}.png"))
             assert not watcher_errors, watcher_errors
             watcher.context.close()
+        for size in (DESKTOP, PHONE):  # and as Ana sees it, her hand below
+            ana.set_viewport_size(size)
+            ana.evaluate(f"view.trick = {{cards: {FULL_TRICK!r}, leader: 0}}; render()")
+            check_ring_cloth(ana)
+            hand_on_screen(ana)
+        screenshots(ana, "web-review17-ring-player")
 
         four = new_table(server.http, [{"kind": "human", "name": "Ana"}] + [BOT] * 3)
         ana4, errors4 = open_page(chromium, server.http + four["seats"][0]["link"])
