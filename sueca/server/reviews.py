@@ -58,6 +58,7 @@ from sueca.review import Fact, ReviewError, finished_deals
 from sueca.review.svg import graph_svg
 from sueca.server.limits import AddressLimiter
 from sueca.server.responses import JSONResponse, html_page
+from sueca.server.tables import UNNAMED_SEAT
 from sueca.server.writer import StorageUnavailable
 from sueca.terminal.i18n import LANGUAGES, Language, language
 
@@ -350,6 +351,12 @@ def _words(request: Request) -> Language:
     return language(code)
 
 
+def people_named(names: list[str]) -> list[str] | None:
+    """The names the players gave, "" where a seat has the table's stand-in name ("Seat 3",
+    "Dummy", in no language): the reasons then name that seat in the reader's language."""
+    return [name if UNNAMED_SEAT.fullmatch(name) is None else "" for name in names] or None
+
+
 def job_json(job: Job, lang: Language) -> dict[str, Any]:
     """A job as the page polls it; a done one with the review, each card's reason in
     ``lang`` and the evaluation graph (SVG text drawn here)."""
@@ -362,7 +369,7 @@ def job_json(job: Job, lang: Language) -> dict[str, Any]:
         review = json.loads(json.dumps(job.result))  # a copy: the words are this request's
         for card in review["cards"]:
             card["reason"] = lang.facts([Fact.from_json(f) for f in card["facts"]], past=True,
-                                        names=job.names or None)
+                                        names=people_named(job.names))
         out["review"] = review
         out["svg"] = graph_svg(review, lang.text("review_expected"), lang.text("review_dd"),
                                {k: lang.text(f"label_{k}") for k in

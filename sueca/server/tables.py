@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hmac
 import random
+import re
 import secrets
 import time
 import unicodedata
@@ -75,6 +76,9 @@ _WHAT = {Play: "card may be played", Bid: "bid", Call: "card is to be called",
          Redeal: "redeal answer"}
 _WANTED = {AskCard: "a card", AskBid: "a bid", AskCall: "the declarer's called card",
            AskRedeal: "an answer to the redeal question"}
+# The names seat_names gives seats nobody named: words of no language, which each page and
+# review puts into its reader's ("Lugar 3", "morto").
+UNNAMED_SEAT = re.compile(r"Seat \d+|Dummy")
 # Names for bots whose seat was given none: the web table shows a "bot" badge beside them.
 BOT_NAMES = ("Rita", "Tomás", "Inês", "Vasco", "Beatriz", "Duarte", "Leonor", "Afonso")
 
@@ -656,7 +660,7 @@ class Table:
 
     def seat_names(self) -> list[str]:
         """Each seat's name; an unnamed bot gets one of :data:`BOT_NAMES`, an unnamed player
-        "Seat N" (numbered from 1, as the lobby shows seats)."""
+        "Seat N" (numbered from 1, as the lobby shows seats: :data:`UNNAMED_SEAT`)."""
         return [seat.name or (BOT_NAMES[i % len(BOT_NAMES)] if seat.kind == "bot"
                               else "Dummy" if seat.kind == "dummy" else f"Seat {i + 1}")
                 for i, seat in enumerate(self.seats)]

@@ -80,15 +80,15 @@ class Language:
              names: Sequence[str] | None = None) -> str:
         """A fact of :mod:`sueca.review.facts` in words: the present for a hint, the past for
         the review. Cards in the table's notation; a seat by ``names`` (the web's players)
-        or as the terminal names it (``Jogador 2``)."""
+        or, where that is empty, as the terminal names it (``Jogador 2``)."""
         values: dict[str, object] = {}
         if fact.card is not None:
             values["card"] = self.card(fact.card)
         if fact.suit is not None:
             values["suit"] = self.suit(fact.suit)
         if fact.seat is not None:
-            values["seat"] = (names[fact.seat] if names and 0 <= fact.seat < len(names)
-                              else self.seat(fact.seat))
+            named = names[fact.seat] if names and 0 <= fact.seat < len(names) else ""
+            values["seat"] = named or self.seat(fact.seat)
         if fact.count is not None:
             values["count"] = fact.count
         return self.text(f"fact_{fact.key}" + ("_past" if past else ""), **values)
