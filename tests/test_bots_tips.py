@@ -73,6 +73,18 @@ def test_read_the_partners_third_hand_play_continues_his_suit() -> None:
     assert card_name(tipped) == "5D"
 
 
+def test_read_the_partners_discard_leads_away_from_his_suit() -> None:
+    # Partner, void in hearts, threw the 2 of spades on our heart lead: not spades, he says.
+    # We win the next trick with the ace of diamonds and lead a blank diamond, not a spade.
+    info = _position({0: "2H AD 3S 4S 5S 6S 2D 3D 4D QC", 1: "3H 6D",
+                      2: "2S 7S KS QD JD 5C 6C 4C 3C 2C", 3: "KH 5D JC"},
+                     dealer=3, trump_card="JC", plays="2H 3H 2S KH 5D AD 6D QD")
+    assert info.seat == 0 and not info.trick
+    plain, tipped = _cards(info, "partner")
+    assert card_name(plain) == "3S"  # a blank from the longest suit
+    assert card_name(tipped) == "2D"
+
+
 def test_count_trumps_cashes_the_ace_before_drawing_trumps() -> None:
     # Seed 002/003: "when fewer than 4 trumps remain in the opponents' hands, you can safely
     # cash your aces and sevens". After our queen of clubs drew three trumps, two are left
