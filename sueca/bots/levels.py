@@ -8,7 +8,9 @@ them. Issue 20 calibrated them in the arena (BENCHMARKS.md, the level ladder): t
 the heuristic with a new player's mistakes (:mod:`sueca.bots.beginner`), never random cards.
 Expert is the strongest bot available. Playing for the match score (``goal=match``,
 :mod:`sueca.bots.equity`) is an option of strong's and expert's bots, not yet their default:
-in duplicate matches it has not won more of them (BENCHMARKS.md).
+in duplicate matches it has not won more of them (BENCHMARKS.md). So is pimc's inference
+(``pimc:inference=heuristic``, :mod:`sueca.bots.inference`): its gain over plain pimc has not
+yet shown an interval above 0 (BENCHMARKS.md, Inference).
 """
 
 from __future__ import annotations
