@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 from collections.abc import Callable
 
@@ -274,3 +275,14 @@ def test_registered_with_options_checked() -> None:
                 "alphamu:colour=red", "alphamu:pimc_worlds=0"):
         with pytest.raises(ValueError, match="alphamu"):
             make_bot(bad)
+
+
+def test_a_pickled_copy_plays_the_same_card() -> None:
+    # The server's bot workers get a pickled copy per move: without the solver's table,
+    # which each move empties anyway.
+    _, info = late_info(8)
+    bot = AlphaMuBot(seed=5, worlds=10)
+    bot.choose(info)  # builds its solver core
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy._core is None
+    assert copy.choose(info) == bot.choose(info)
