@@ -24,9 +24,10 @@ that seat's information state as it was in that world and multiplies in the mode
 probability of the card played. The answer is a logarithm (products of forty small numbers
 underflow nothing that way); only differences between worlds mean anything, so a factor
 common to every world (a play the model reads the same whatever the hidden hands) cancels.
-The cost is one information state and one model call per such play: about 2 ms for a world
-late in a deal (measured in BENCHMARKS.md, Inference), no more than the double-dummy solve of
-the same world early in the deal. :class:`WorldScorer` keeps, for one move, the model's answer
+The cost is one information state and one model call per such play: 0.2 to 0.6 ms a world
+(``benchmarks/bench_inference.py``), 1.8 ms on average over the moves of pimc's own deals on a
+loaded machine (BENCHMARKS.md, "Inference and the budget"): no search nodes, but several times
+what solving the world costs late in a deal. :class:`WorldScorer` keeps, for one move, the model's answer
 per decision and per hand, which different worlds often share.
 """
 
