@@ -134,6 +134,12 @@ def _read_whole(value: object, what: str, rules: Rules) -> int:
     return value
 
 
+def _read_budget(value: object, what: str, rules: Rules) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ProtocolError(f"{what} must be a whole number of milliseconds, 1 or more")
+    return value
+
+
 def _read_wholes(value: object, what: str, rules: Rules) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise ProtocolError(f"{what} must be a list of whole numbers")
@@ -207,6 +213,7 @@ def _read_text(value: object, what: str, rules: Rules) -> str | None:
 
 SEAT = Kind(_as_is, _read_seat)
 WHOLE = Kind(_as_is, _read_whole)
+BUDGET = Kind(_as_is, _read_budget)  # a move's time_ms
 WHOLES = Kind(list, _read_wholes)
 CARD = Kind(card_name, _read_card)
 CARDS = Kind(lambda cards: [card_name(c) for c in cards], _read_cards)
@@ -362,7 +369,7 @@ class Turn(Message):
 
     TYPE: ClassVar[str] = "turn"
     legal: tuple[Card, ...] | None = field(default=None, metadata=_meta(CARDS, "legal"))
-    time_ms: int | None = field(default=None, metadata=_meta(WHOLE))
+    time_ms: int | None = field(default=None, metadata=_meta(BUDGET))
     seat: int | None = field(default=None, metadata=_meta(SEAT, "turn seat"))
     denounce: bool | None = field(default=None, metadata=_meta(FLAG, "turn 'denounce'"))
 
@@ -378,7 +385,7 @@ class BidTurn(Message):
                                 metadata=_meta(WHOLE, "bid_turn max", wire="max"))
     pass_value: int | None = field(default=None,
                                    metadata=_meta(WHOLE, "bid_turn pass", wire="pass"))
-    time_ms: int | None = field(default=None, metadata=_meta(WHOLE))
+    time_ms: int | None = field(default=None, metadata=_meta(BUDGET))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -386,7 +393,7 @@ class CallTurn(Message):
     """The bot won the auction: call any card of the deck."""
 
     TYPE: ClassVar[str] = "call_turn"
-    time_ms: int | None = field(default=None, metadata=_meta(WHOLE))
+    time_ms: int | None = field(default=None, metadata=_meta(BUDGET))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -397,7 +404,7 @@ class RedealTurn(Message):
     TYPE: ClassVar[str] = "redeal_turn"
     points: int | None = field(default=None, metadata=_meta(WHOLE))
     limit: int | None = field(default=None, metadata=_meta(WHOLE))
-    time_ms: int | None = field(default=None, metadata=_meta(WHOLE))
+    time_ms: int | None = field(default=None, metadata=_meta(BUDGET))
     seat: int | None = field(default=None, metadata=_meta(SEAT, "redeal_turn seat"))
 
 
@@ -407,7 +414,7 @@ class DenounceTurn(Message):
     ``deal_end`` told); cry *renúncia!* (``denounce``) or not (``pass``)."""
 
     TYPE: ClassVar[str] = "denounce_turn"
-    time_ms: int | None = field(default=None, metadata=_meta(WHOLE))
+    time_ms: int | None = field(default=None, metadata=_meta(BUDGET))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -144,8 +144,7 @@ class BotSession:
         if not offered:
             raise ProtocolError("a turn whose legal list is empty")
         answers: Answers = []
-        if message.time_ms:  # the referee's budget for this move: a ceiling the bot keeps
-            self.bot.set_time_budget(message.time_ms / 1000)
+        self._keep_time(message.time_ms)
         if message.denounce is True and info.may_denounce() and self.bot.denounce(info):
             answers.append(msg.DenounceAnswer())  # renuncia: the cry comes before the card
         card = self.bot.choose(info)
@@ -159,6 +158,7 @@ class BotSession:
     def _bid_turn(self, message: msg.BidTurn) -> Answers:
         info = self._tracker().information_state()
         request = _asked(info, AskBid, "bid_turn", "it is not this seat's turn to bid")
+        self._keep_time(message.time_ms)
         value = self.bot.bid(info)
         if type(value) is int and (value == PASS or request.lowest <= value <= request.highest):
             return [msg.BidAnswer(value=value)]
@@ -172,6 +172,7 @@ class BotSession:
     def _call_turn(self, message: msg.CallTurn) -> Answers:
         info = self._tracker().information_state()
         request = _asked(info, AskCall, "call_turn", "this seat has not won the auction")
+        self._keep_time(message.time_ms)
         card = self.bot.call(info)
         if type(card) is int and 0 <= card < request.deck_size:
             return [msg.CallAnswer(card=card)]
@@ -186,6 +187,7 @@ class BotSession:
         seat = self.seat if message.seat is None else message.seat
         info = tracker.information_state(seat)
         request = _asked(info, AskRedeal, "redeal_turn", f"it is not seat {seat}'s turn to answer")
+        self._keep_time(message.time_ms)
         answer = self.bot.redeal(info)
         if type(answer) is bool and (request.may_ask or not answer):
             return [msg.RedealAnswer(ask=answer)]
@@ -202,11 +204,18 @@ class BotSession:
         if tracker is None:
             raise ProtocolError("a denounce_turn, but no deal was played")
         info = tracker.information_state()
+        self._keep_time(message.time_ms)
         if info.may_denounce() and self.bot.denounce(info):
             return [msg.DenounceAnswer()]
         return [msg.PassAnswer()]
 
     # -- helpers --
+
+    def _keep_time(self, time_ms: int | None) -> None:
+        """The referee's budget for this answer (1 ms or more, as the message was read): a
+        ceiling the bot keeps from now on; none given, the last one told still holds."""
+        if time_ms is not None:
+            self.bot.set_time_budget(time_ms / 1000)
 
     def _new_deal(self, message: msg.Deal) -> SeatTracker:
         rules = self._rules()

@@ -72,3 +72,28 @@ def test_lines_of_the_wrong_shape_are_answered_and_the_session_goes_on(line: str
     assert answers[-1]["type"] == "hello"
     for answer in answers[:-1]:
         assert answer["type"] == "info" and answer["error"]
+
+
+HAND = ["AS", "7S", "KS", "2H", "3H", "AD", "QD", "JC", "4C", "5C"]
+OPENING = [json.dumps({"type": "hello", "protocol": msg.PROTOCOL}),
+           json.dumps({"type": "match", "rules": {"variant": "standard"}, "seat": 0}),
+           json.dumps({"type": "deal", "dealer": 3, "hand": HAND, "trump_card": "6D"})]
+
+
+@pytest.mark.parametrize("time_ms", [-5, 0, 1.5, "1000", True])
+def test_a_turn_whose_time_ms_is_no_budget_is_refused_and_the_next_turn_is_played(
+        time_ms: object) -> None:
+    answers = bot_lines([*OPENING,
+                         json.dumps({"type": "turn", "legal": HAND, "time_ms": time_ms}),
+                         json.dumps({"type": "turn", "legal": HAND, "time_ms": 50})])
+    errors = [a for a in answers if a["type"] == "info"]
+    assert len(errors) == 1 and "time_ms" in errors[0]["error"]
+    assert len([a for a in answers if a["type"] == "play"]) == 1  # the second turn's card
+
+
+def test_a_turns_time_ms_becomes_the_bots_budget() -> None:
+    bot = make_bot("heuristic", seed=1)
+    session = BotSession(bot)
+    for line in [*OPENING, json.dumps({"type": "turn", "legal": HAND, "time_ms": 250})]:
+        session.handle(json.loads(line))
+    assert bot.time_budget == 0.25
