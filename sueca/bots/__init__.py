@@ -8,7 +8,7 @@
 >>> make_bot("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known: heuristic, ...)
+ValueError: unknown bot 'nobody' (known: ...heuristic, ...)
 
 A spec is ``NAME[:OPTION=VALUE…][+signals]`` (options go to the bot, ``+signals`` makes it play
 and read the partner echo of :mod:`sueca.bots.signals`; ``neural+search`` is the learned bot's
