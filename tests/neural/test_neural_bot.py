@@ -150,3 +150,24 @@ def test_the_arena_and_the_dataset_take_the_neural_specs(tmp_path: Path) -> None
     assert pair["a"] == "neural" and pair["pairs"] == 2 and pair["errors"] == 0
     index = make_dataset(STANDARD, "neural", games=1, seed=2, out=tmp_path)
     assert index["bot"] == "neural" and (tmp_path / "records.jsonl").stat().st_size > 0
+
+
+def test_a_broken_install_plays_as_the_heuristic_and_says_so(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    import sueca.neural.bot as neural_bot
+
+    broken = tmp_path / "standard.npz"
+    broken.write_bytes(b"not a network")
+    monkeypatch.setattr(neural_bot, "DEFAULT_WEIGHTS", broken)
+    neural_bot.default_network.cache_clear()
+    try:
+        bot = make_bot("neural", seed=1)
+        state = _opening(STANDARD)
+        card, reason = bot.explain(state.information_state(state.to_play))
+        assert card in state.legal_moves()
+        assert "the shipped weights do not load" in reason and "as the heuristic" in reason
+        searching = make_bot("neural+search:worlds=2", seed=1)
+        assert searching.choose(state.information_state(state.to_play)) in state.legal_moves()
+    finally:
+        neural_bot.default_network.cache_clear()
