@@ -46,9 +46,9 @@ it, the bot plays as ``pimc`` (its default budgets). Options (``alphamu:depth=2:
   ``time_ms``): a hard ceiling; alpha-mu may use half of it, and when it runs out the rest
   goes to pimc, whose answer is played.
 
-Measured in BENCHMARKS.md ("Strategy fusion: alpha-mu"): in 1,000 duplicate endgames from
-trick 7 against ``pimc`` it gained +0.17 card points a deal (95% interval −0.10 to +0.43) and
-+0.009 game points (−0.004 to +0.022), and −0.52 (−2.79 to +1.75) in 150 pairs of whole deals:
+Measured in BENCHMARKS.md ("Strategy fusion: alpha-mu"): in 1,500 duplicate endgames from
+trick 7 against ``pimc`` it gained +0.02 card points a deal (95% interval −0.19 to +0.23) and
++0.002 game points (−0.008 to +0.012), and −0.52 (−2.79 to +1.75) in 150 pairs of whole deals:
 not shown to win, so it is an option, not a level.
 
 >>> import random
