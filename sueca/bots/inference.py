@@ -27,8 +27,8 @@ common to every world (a play the model reads the same whatever the hidden hands
 The cost is one information state and one model call per such play: 0.2 to 0.6 ms a world
 (``benchmarks/bench_inference.py``), 1.8 ms on average over the moves of pimc's own deals on a
 loaded machine (BENCHMARKS.md, "Inference and the budget"): no search nodes, but several times
-what solving the world costs late in a deal. :class:`WorldScorer` keeps, for one move, the model's answer
-per decision and per hand, which different worlds often share.
+what solving the world costs late in a deal. :class:`WorldScorer` keeps, for one move, the
+model's answer per decision and per hand, which different worlds often share.
 """
 
 from __future__ import annotations
