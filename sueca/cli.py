@@ -610,6 +610,8 @@ def review(
             seat = person_seat(seat, record.parsed_rules().players, "--seat")
         except SetupError as error:
             raise fail(str(error)) from None
+    if deal is not None and deal < 1:  # deals count from 1, as seats do: 0 names no deal
+        raise fail(f"--deal counts deals from 1 (the first deal is 1), not {deal}")
     try:
         reviews = review_record(record, None if seat is None else [seat],
                                 None if deal is None else [deal - 1], seed, limits, budget)

@@ -63,6 +63,8 @@ def test_refusals_name_the_problem(tmp_path: Path) -> None:
         (["--seat", "5"], 2, "--seat takes seats from 1 to 4, not 5"),
         (["--seat", "0"], 2, "--seat counts seats from 1 (1 to 4)"),
         (["--deal", "2"], 1, "deal 2 is not in the record"),
+        (["--deal", "0"], 2, "--deal counts deals from 1 (the first deal is 1), not 0"),
+        (["--deal", "-1"], 2, "--deal counts deals from 1"),
         (["--thresholds", "8,3,1"], 2, "--thresholds"),
         (["--max-worlds", "0"], 2, "--max-worlds"),
         (["--lang", "xx"], 2, "unknown language"),
