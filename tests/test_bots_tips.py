@@ -4,6 +4,8 @@ plays the other card (so ``heuristic`` without options stays as it was)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sueca.bots import make_bot
@@ -146,3 +148,18 @@ def test_tips_parse_all_none_and_names() -> None:
     with pytest.raises(ValueError, match="heuristic has no option 'depth'"):
         make_bot("heuristic:depth=2")
     assert make_bot("heuristic", seed=1).tips == frozenset()  # type: ignore[attr-defined]
+
+
+def test_tips_refuse_an_empty_list_and_a_repeated_tip() -> None:
+    for spec, words in [("heuristic:tips=", "tips is empty (write tips=none"),
+                        ("heuristic:tips= ", "tips is empty"),
+                        ("heuristic:tips=aces/aces", "names the tip 'aces' more than once"),
+                        ("heuristic:tips=count/aces/count", "names the tip 'count' more"),
+                        ("heuristic:tips=aces//count", "has an empty tip name"),
+                        ("heuristic:tips=aces/", "has an empty tip name")]:
+        with pytest.raises(ValueError, match=re.escape(words)):
+            make_bot(spec)
+    bot = HeuristicBot(seed=1, tips=frozenset({"aces"}))
+    with pytest.raises(ValueError):
+        bot.configure({"tips": "aces/aces"})
+    assert bot.tips == {"aces"}  # a refused option changes nothing

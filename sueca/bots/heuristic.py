@@ -75,16 +75,26 @@ FEW_TRUMPS = 4
 def parse_tips(text: str) -> frozenset[str]:
     """The tips a ``tips=`` option names: ``all``, ``none`` or names joined by ``/``; an unknown
     name raises ``ValueError`` naming it and the known ones."""
+    known = f"tips: {', '.join(TIPS)}, all, none; several joined by /"
     text = text.strip()
     if text == "all":
         return frozenset(TIPS)
-    if text in ("", "none"):
+    if text == "none":
         return frozenset()
+    # An empty list or a tip named twice is a typing slip (``tips=``, ``aces//count``,
+    # ``aces/aces``): refused, so that a spec never means something other than it says.
+    if not text:
+        raise ValueError(f"heuristic option tips is empty (write tips=none for no tip; {known})")
     names = [name.strip() for name in text.split("/")]
+    if "" in names:
+        raise ValueError(f"heuristic option tips={text!r} has an empty tip name ({known})")
     unknown = [name for name in names if name not in TIPS]
     if unknown:
-        raise ValueError(f"heuristic option tips: unknown tip {unknown[0]!r} "
-                         f"(tips: {', '.join(TIPS)}, all, none; several joined by /)")
+        raise ValueError(f"heuristic option tips: unknown tip {unknown[0]!r} ({known})")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"heuristic option tips={text!r} names the tip {repeated[0]!r} "
+                         f"more than once")
     return frozenset(names)
 
 
