@@ -34,7 +34,11 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
+import os
+import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,73 +156,140 @@ class Network:
 
 
 def load(path: Path | str) -> Network:
-    """The network of a weights file; :class:`ValueError` says what is wrong with it."""
+    """The network of a weights file; :class:`ValueError` says what is wrong with it.
+
+    The file is hostile until checked: it must be a regular file of at most
+    ``MAX_FILE_BYTES`` (read no further than that), and each array's ``.npy`` header is
+    checked against the shape and dtype the metadata implies *before* its data is
+    decompressed, so no member costs more memory than the network it claims to be."""
     path = Path(path)
+    where = str(path)
+    data = _read_bounded(path)
     try:
-        size = path.stat().st_size
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if len(archive.infolist()) > MAX_MEMBERS:
+                raise _Refused(f"{where} holds {len(archive.infolist())} members, a "
+                               f"network {len(LAYERS) + 1}: not a weights file")
+            raw = _member(archive, "meta", where, None)
+            meta, shapes = _checked_meta(raw, where)
+            params = {name: _member(archive, name, where, shape)
+                      for name, shape in shapes.items()}
+    except _Refused:
+        raise
+    except (*_ARCHIVE_ERRORS, ValueError) as error:
+        raise ValueError(f"{where} is not a weights file (.npz): {error}") from None
+    for name, array in params.items():
+        if not np.isfinite(array).all():
+            raise ValueError(f"{where}: {name} holds values that are not finite numbers")
+    return Network(params, meta)
+
+
+MAX_MEMBERS = 64  # a network has 9; more is no file of ours (each costs a ZipInfo)
+_ARCHIVE_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zlib.error, NotImplementedError,
+                   RuntimeError, lzma.LZMAError)
+
+
+class _Refused(ValueError):
+    """A weights file refused for a reason already worded in full (not an archive error)."""
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES (a device, a FIFO or a folder
+    is refused before it is opened: /dev/zero has size 0 and never ends)."""
+    try:
+        info = os.stat(path)
     except OSError as error:
         raise ValueError(f"cannot read the weights file {path}: {error.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"{path} is {size:,} bytes: no network of sueca's is over "
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{path} is not a regular file: no weights file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is {info.st_size:,} bytes: no network of sueca's is over "
                          f"{MAX_FILE_BYTES:,}")
     try:
-        data = path.read_bytes()
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise ValueError(f"{path} is not a weights file (.npz): {error}") from None
-    return from_arrays(arrays, str(path))
+        with path.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read the weights file {path}: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is over {MAX_FILE_BYTES:,} bytes: no network of sueca's")
+    return data
 
 
-def from_arrays(arrays: dict[str, Any], where: str) -> Network:
-    raw = arrays.get("meta")
-    if raw is None or raw.dtype != np.uint8 or raw.ndim != 1 or raw.size > MAX_META_BYTES:
-        raise ValueError(f"{where} has no metadata record (meta): not a sueca network")
+def _member(archive: zipfile.ZipFile, name: str, where: str,
+            shape: tuple[int, ...] | None) -> Array:
+    """The array ``name`` of the archive, its header checked before its data is read:
+    ``shape`` float32, or (``None``) the metadata's bytes (uint8, at most MAX_META_BYTES)."""
+    try:
+        stream = archive.open(f"{name}.npy")
+    except KeyError:
+        if shape is None:
+            raise _Refused(f"{where} has no metadata record (meta): not a sueca network"
+                           ) from None
+        raise _Refused(f"{where} lacks the array {name}") from None
+    with stream:
+        try:
+            version = np.lib.format.read_magic(stream)
+            if version == (1, 0):
+                found, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                found, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+            else:
+                raise ValueError(f"npy format version {version}")
+        except ValueError as error:
+            raise _Refused(f"{where}: {name} is not an array of a weights file ({error})"
+                           ) from None
+        if shape is None:
+            if dtype != np.uint8 or len(found) != 1 or found[0] > MAX_META_BYTES:
+                raise _Refused(f"{where} has no metadata record (meta): not a sueca network")
+            dtype = np.dtype(np.uint8)
+        elif found != shape or dtype != np.float32:
+            raise _Refused(f"{where}: {name} is {dtype}{list(found)}, not "
+                           f"float32{list(shape)}")
+        size = int(np.prod(found)) * dtype.itemsize
+        buffer = stream.read(size)
+        if len(buffer) != size:
+            raise _Refused(f"{where}: {name} is cut short ({len(buffer):,} of {size:,} bytes)")
+    array: Array = np.frombuffer(bytearray(buffer), dtype).reshape(
+        found, order="F" if fortran else "C")
+    return array
+
+
+def _checked_meta(raw: Array, where: str) -> tuple[dict[str, Any], dict[str, tuple[int, ...]]]:
+    """The metadata of a weights file and the shapes of the arrays it implies."""
     try:
         meta = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"{where}: its metadata is not JSON text") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise _Refused(f"{where}: its metadata is not JSON text") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ValueError(f"{where}: its metadata does not say format {FORMAT!r}")
+        raise _Refused(f"{where}: its metadata does not say format {FORMAT!r}")
     if meta.get("version") != FORMAT_VERSION:
-        raise ValueError(f"{where} is format version {meta.get('version')!r}; this sueca "
-                         f"reads version {FORMAT_VERSION}")
+        raise _Refused(f"{where} is format version {meta.get('version')!r}; this sueca "
+                       f"reads version {FORMAT_VERSION}")
     if not isinstance(meta.get("rules"), dict):
-        raise ValueError(f"{where}: its metadata names no rules")
+        raise _Refused(f"{where}: its metadata names no rules")
     try:
         rules = Rules.from_dict(meta["rules"])
     except (RulesError, TypeError, ValueError) as error:
-        raise ValueError(f"{where}: its rules do not parse: {error}") from None
+        raise _Refused(f"{where}: its rules do not parse: {error}") from None
     encoder = ObservationEncoder(rules)
     layout = meta.get("encoder")
     if not isinstance(layout, dict) or layout.get("size") != encoder.size or \
             layout.get("layout") != encoder.layout_hash():
-        raise ValueError(f"{where} was trained on another observation layout "
-                         f"({layout!r}; this sueca's for its rules: size {encoder.size}, "
-                         f"layout {encoder.layout_hash()})")
+        raise _Refused(f"{where} was trained on another observation layout "
+                       f"({layout!r}; this sueca's for its rules: size {encoder.size}, "
+                       f"layout {encoder.layout_hash()})")
     if meta.get("input") != INPUT_LAYOUT:
-        raise ValueError(f"{where} reads the input {meta.get('input')!r}; this sueca's "
-                         f"network reads {INPUT_LAYOUT!r}")
+        raise _Refused(f"{where} reads the input {meta.get('input')!r}; this sueca's "
+                       f"network reads {INPUT_LAYOUT!r}")
     hidden = meta.get("hidden")
     if (not isinstance(hidden, list) or len(hidden) != 2
             or not all(type(h) is int and 1 <= h <= MAX_HIDDEN for h in hidden)):
-        raise ValueError(f"{where}: its hidden layer sizes {hidden!r} are not two sizes from "
-                         f"1 to {MAX_HIDDEN}")
+        raise _Refused(f"{where}: its hidden layer sizes {hidden!r} are not two sizes "
+                       f"from 1 to {MAX_HIDDEN}")
     n_in, (h1, h2) = input_size(encoder), hidden
     shapes = {"w1": (n_in, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,),
               "wp": (h2, CARD_FACES), "bp": (CARD_FACES,), "wv": (h2, 1), "bv": (1,)}
-    params: dict[str, Array] = {}
-    for name, shape in shapes.items():
-        array = arrays.get(name)
-        if array is None:
-            raise ValueError(f"{where} lacks the array {name}")
-        if array.shape != shape or array.dtype != np.float32:
-            raise ValueError(f"{where}: {name} is {array.dtype}{list(array.shape)}, not "
-                             f"float32{list(shape)}")
-        if not np.isfinite(array).all():
-            raise ValueError(f"{where}: {name} holds values that are not finite numbers")
-        params[name] = array
-    return Network(params, meta)
+    return meta, shapes
 
 
 __all__ = ["CARD_FACES", "FORMAT_VERSION", "Network", "features", "forward", "input_size",
