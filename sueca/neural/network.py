@@ -207,12 +207,17 @@ def _read_bounded(path: Path) -> bytes:
                          f"{MAX_FILE_BYTES:,}")
     try:
         with path.open("rb") as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
+            # In chunks: one read(MAX_FILE_BYTES + 1) would allocate all of it up front.
+            chunks: list[bytes] = []
+            total = 0
+            while total <= MAX_FILE_BYTES and (chunk := stream.read(1 << 20)):
+                chunks.append(chunk)
+                total += len(chunk)
     except OSError as error:
         raise ValueError(f"cannot read the weights file {path}: {error.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
+    if total > MAX_FILE_BYTES:
         raise ValueError(f"{path} is over {MAX_FILE_BYTES:,} bytes: no network of sueca's")
-    return data
+    return b"".join(chunks)
 
 
 def _member(archive: zipfile.ZipFile, name: str, where: str,

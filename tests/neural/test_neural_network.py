@@ -4,7 +4,10 @@ forward pass, and weights files refused when they are not this sueca's networks.
 from __future__ import annotations
 
 import json
+import os
 import random
+import tracemalloc
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +16,7 @@ import pytest
 import sueca.env.actions
 import sueca.env.observation
 from sueca.deal import deal_cards
-from sueca.neural import encoding
+from sueca.neural import encoding, network
 from sueca.neural.bot import DEFAULT_WEIGHTS
 from sueca.neural.network import (
     CARD_FACES,
@@ -131,6 +134,67 @@ def test_a_mismatched_or_corrupt_weights_file_is_refused_by_name(tmp_path: Path)
         load(tmp_path / "text.npz")
     with pytest.raises(ValueError, match="cannot read"):
         load(tmp_path / "absent.npz")
+
+
+def _bomb(path: Path, arrays: dict[str, np.ndarray], rows: int, cols: int) -> Path:
+    """A weights file whose w1 claims (and holds) rows × cols zeros, deflated to little."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, array in arrays.items():
+            if name != "w1":
+                with archive.open(f"{name}.npy", "w") as member:
+                    np.lib.format.write_array(member, array)
+        with archive.open("w1.npy", "w", force_zip64=True) as member:
+            header = {"descr": "<f4", "fortran_order": False, "shape": (rows, cols)}
+            np.lib.format.write_array_header_1_0(member, header)
+            chunk = bytes(4 * cols)
+            for _ in range(rows):
+                member.write(chunk)
+    return path
+
+
+def test_a_zip_bomb_is_refused_from_its_header_before_its_data(tmp_path: Path) -> None:
+    good = tmp_path / "good.npz"
+    Network.initial(STANDARD, hidden=(8, 8)).save(good)
+    bomb = _bomb(tmp_path / "bomb.npz", _arrays(good), 4000, 5000)  # 80 MB of float32
+    assert bomb.stat().st_size < 1024 * 1024
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"w1 is float32\[4000, 5000\], not float32"):
+            load(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024
+
+
+def test_a_device_a_fifo_a_folder_or_an_oversized_file_is_refused_unread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for special in (Path("/dev/zero"), fifo, tmp_path):
+        with pytest.raises(ValueError, match="not a regular file"):
+            load(special)
+    big = tmp_path / "big.npz"
+    big.write_bytes(bytes(1000))
+    monkeypatch.setattr(network, "MAX_FILE_BYTES", 999)
+    with pytest.raises(ValueError, match="1,000 bytes: no network"):
+        load(big)
+
+
+def test_a_pickled_or_foreign_file_is_called_no_weights_file_without_unsafe_advice(
+        tmp_path: Path) -> None:
+    good = tmp_path / "good.npz"
+    Network.initial(STANDARD, hidden=(8, 8)).save(good)
+    arrays = _arrays(good)
+    pickled = {**arrays, "b1": np.array([{"x": 1}], dtype=object)}
+    with (tmp_path / "pickle.npz").open("wb") as stream:
+        np.savez(stream, **pickled)  # type: ignore[arg-type]
+    (tmp_path / "text.npz").write_text("hello")
+    for name, reason in (("pickle.npz", "b1 is object"), ("text.npz", "not a weights file")):
+        with pytest.raises(ValueError, match=reason) as refused:
+            load(tmp_path / name)
+        assert "allow_pickle" not in str(refused.value)
+        assert "unsafe" not in str(refused.value)
 
 
 def test_the_shipped_weights_load_fit_the_standard_game_and_are_small() -> None:
