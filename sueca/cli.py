@@ -399,7 +399,7 @@ def train(
     seed: Annotated[int, typer.Option(help="Seed of the self-play, the initial weights and "
                                            "the minibatches.")] = 0,
     device: Annotated[str, typer.Option(help="cpu (NumPy), or cuda (CuPy: pip install "
-                                             "'sueca[gpu]').")] = "cpu",
+                                             "'sueca\\[gpu]').")] = "cpu",
     rules: RulesOption = "standard",
     set_: SetOption = None,
     workers: Annotated[int, typer.Option(help="Worker processes for the self-play.")] = 1,

@@ -86,9 +86,11 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         modifiers.append(modifier.strip())
         base += f":{more}" if colon else ""
     for modifier in modifiers:
-        if modifier not in MODIFIERS or modifiers.count(modifier) > 1:
+        if modifier not in MODIFIERS:
             raise ValueError(f"unknown bot modifier {modifier!r} in {spec!r} (known: "
                              f"{', '.join(MODIFIERS)}, each once)")
+        if modifiers.count(modifier) > 1:
+            raise ValueError(f"bot modifier {modifier!r} given twice in {spec!r}")
     name, _, option_text = base.partition(":")
     name = name.strip()
     if "search" in modifiers:  # a bot's search variant is a bot of its own: NAME+search
@@ -97,7 +99,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             raise ValueError(f"bot {name!r} has no +search variant (known: {searching})")
         name = f"{name}+search"
     if name not in BOTS:
-        known = ", ".join(sorted(n for n in BOTS if n not in BY_NAME))  # (and the levels)
+        known = (f"the levels {', '.join(level.name for level in LEVELS)}; the bots "
+                 + ", ".join(sorted(n for n in BOTS if n not in BY_NAME)))
         if PREFIXES:
             known += f"; prefixes: {', '.join(f'{p}:' for p in sorted(PREFIXES))}"
         raise ValueError(f"unknown bot {name!r} (known: {known})")
