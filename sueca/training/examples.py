@@ -5,14 +5,14 @@ A data set of ``sueca dataset`` (``records.jsonl``) is replayed record by record
 (:func:`sueca.neural.positions.decisions`) become rows: the network's input
 (:func:`sueca.neural.network.features`), the legal faces, the face played (the label, or
 the expert's face where the expert relabels them: DAgger) and the deal's outcome for the
-seat (the value target). A record that does not replay is skipped and counted, never a crash.
+seat (the value target). A line that is no usable record is skipped and counted by reason
+(:class:`Tally`), never a crash.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +22,7 @@ from sueca.infostate import InformationState
 from sueca.neural.encoding import ObservationEncoder
 from sueca.neural.network import features, input_size, legal_faces
 from sueca.neural.positions import decisions, outcome
-from sueca.record import RecordFormatError, from_json, replay
+from sueca.record import RecordFormatError, loads, replay
 from sueca.rules import Rules
 from sueca.state import State
 
@@ -50,20 +50,70 @@ class Examples:
                         self.skipped + other.skipped)
 
 
-def played_deals(path: Path, rules: Rules) -> Iterator[State]:
-    """The played deals of a ``records.jsonl`` at ``rules``'s table (annulled deals and
-    records of other rules left out); a line that is no record is skipped."""
-    with path.open(encoding="utf-8") as stream:
-        for line in stream:
-            if len(line) > MAX_LINE:
+@dataclass
+class Tally:
+    """What :func:`played_deals` made of a data set: the records used, and the lines skipped
+    by reason, with the first such line's number and what was wrong with it."""
+
+    used: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    first: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def skip(self, kind: str, line: int, detail: str) -> None:
+        self.skipped[kind] = self.skipped.get(kind, 0) + 1
+        self.first.setdefault(kind, (line, detail))
+
+    def first_problem(self) -> str:
+        """The first skipped line's number and reason (or that the file held no record)."""
+        if not self.first:
+            return "it holds no record"
+        kind, (line, detail) = min(self.first.items(), key=lambda item: item[1][0])
+        return f"line {line}: {kind}: {detail}"
+
+    def summary(self) -> str:
+        """One line: the records used and the lines skipped, by reason."""
+        line = f"{self.used:,} records used"
+        if self.skipped:
+            line += "; skipped: " + ", ".join(
+                f"{count:,} {kind} (first: line {self.first[kind][0]})"
+                for kind, count in self.skipped.items())
+        return line
+
+
+def played_deals(path: Path, rules: Rules, tally: Tally | None = None) -> Iterator[State]:
+    """The played deals of a ``records.jsonl`` at ``rules``'s table (annulled deals left
+    out). A line that is too long, not JSON, not a record, does not replay or is another
+    table's is skipped and counted in ``tally`` by reason; no line is read past MAX_LINE."""
+    tally = tally if tally is not None else Tally()
+    with path.open("rb") as stream:
+        number = 0
+        while raw := stream.readline(MAX_LINE + 1):
+            number += 1
+            if len(raw) > MAX_LINE:
+                while raw and not raw.endswith(b"\n"):  # the rest of the line, unkept
+                    raw = stream.readline(MAX_LINE + 1)
+                tally.skip("too long", number, f"over {MAX_LINE:,} bytes")
+                continue
+            if not raw.strip():
                 continue
             try:
-                record = from_json(json.loads(line))
-            except (RecordFormatError, ValueError):
+                record = loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                tally.skip("not UTF-8 text", number, "bytes that are not UTF-8")
+                continue
+            except RecordFormatError as error:
+                kind = "not JSON" if str(error).startswith("not JSON") else "not a record"
+                tally.skip(kind, number, str(error))
                 continue
             result = replay(record)
-            if result.error is not None or result.rules != rules:
+            if result.error is not None:
+                tally.skip("not replaying", number, str(result.error.get("reason")))
                 continue
+            if result.rules != rules:
+                tally.skip("another table's rules", number,
+                           "its rules are not this table's (--rules, --set)")
+                continue
+            tally.used += 1
             yield from (s for s in result.states if s.is_finished())
 
 

@@ -12,6 +12,7 @@ another order elsewhere: the last bits differ, not the procedure).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -134,6 +135,12 @@ def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
                 xb, legal_b, label_b = xb[:, columns], legal_b[:, faces], inverse[label_b]
             policy_loss, value_loss, grads = loss_and_gradients(
                 on_device, xb, legal_b, label_b, value[pick], settings.value_weight, xp)
+            if not (math.isfinite(policy_loss) and math.isfinite(value_loss)):
+                # Diverged: every later step would be NaN too, and a file of it useless.
+                raise ValueError(
+                    f"training diverged at epoch {epoch}, batch {batches + 1}: the loss is "
+                    f"{policy_loss:g} (policy), {value_loss:g} (value); lower "
+                    f"--learning-rate (now {settings.learning_rate:g})")
             optimizer.step(grads)
             policy_sum += policy_loss
             value_sum += value_loss
@@ -145,4 +152,8 @@ def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
                 agree, mse = accuracy(on_device, held_out, xp)
                 line += f"; held out: agrees with the label {agree:.1%}, value MSE {mse:.3f}"
             report(line)
-    return {k: to_host(v).astype(np.float32) for k, v in on_device.items()}
+    trained = {k: to_host(v).astype(np.float32) for k, v in on_device.items()}
+    if not all(np.isfinite(v).all() for v in trained.values()):
+        raise ValueError("training diverged: the weights are no longer finite numbers; lower "
+                         f"--learning-rate (now {settings.learning_rate:g})")
+    return trained

@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import shutil
 import tempfile
 import time
@@ -33,10 +35,10 @@ from sueca.bots import make_bot
 from sueca.dataset import RECORDS, make_dataset
 from sueca.infostate import InformationState
 from sueca.neural.encoding import ObservationEncoder
-from sueca.neural.network import Network
+from sueca.neural.network import MAX_HIDDEN, Network
 from sueca.rules import Rules
 from sueca.training.device import array_module
-from sueca.training.examples import Examples, examples, played_deals
+from sueca.training.examples import Examples, Tally, examples, played_deals
 from sueca.training.fit import Settings, accuracy, fit
 from sueca.training.symmetry import permutations
 
@@ -75,11 +77,36 @@ def check(plan: Plan) -> Any:
     if plan.dagger_rounds < 0 or plan.dagger_games < 1:
         raise ValueError("--dagger-rounds must be at least 0 and --dagger-games at least 1")
     s = plan.settings
-    if s.epochs < 1 or plan.dagger_epochs < 1 or s.batch < 1 or not s.learning_rate > 0:
-        raise ValueError("--epochs and --batch must be at least 1, the learning rate above 0")
-    if not plan.out.parent.is_dir():
-        raise ValueError(f"--out {plan.out}: the folder {plan.out.parent} does not exist")
+    if s.epochs < 1 or plan.dagger_epochs < 1 or s.batch < 1 or not (
+            0 < s.learning_rate < math.inf):
+        raise ValueError("--epochs and --batch must be at least 1, the learning rate a "
+                         "finite number above 0")
+    if plan.games < 1 or plan.workers < 1:
+        raise ValueError("--games and --workers must be at least 1")
+    if not all(1 <= h <= MAX_HIDDEN for h in plan.hidden):
+        raise ValueError(f"--hidden {plan.hidden[0]}: the hidden layers have 1 to "
+                         f"{MAX_HIDDEN} units")
+    check_out(plan.out)
     return xp
+
+
+def check_out(out: Path) -> None:
+    """Refuse an output path the network could not be written to, before hours of work:
+    a folder, something not a regular file, a missing or unwritable folder."""
+    if out.is_dir():
+        raise ValueError(f"--out {out} is a folder: name the weights file to write (.npz)")
+    if out.exists() and not out.is_file():
+        raise ValueError(f"--out {out} is not a regular file")
+    if not out.parent.is_dir():
+        raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: the file is not writable")
+    try:  # os.access is no proof (root, read-only mounts): try the folder itself
+        with tempfile.TemporaryFile(dir=out.parent):
+            pass
+    except OSError as error:
+        raise ValueError(f"--out {out}: cannot write in {out.parent}: {error.strerror}"
+                         ) from None
 
 
 def split(data: Examples, share: float, seed: int) -> tuple[Examples, Examples]:
@@ -110,7 +137,12 @@ def train(plan: Plan, report: Report = lambda line: None) -> dict[str, Any]:
             make_dataset(plan.rules, plan.expert, plan.games, plan.seed, folder, plan.workers)
             summary["games"] = plan.games
         summary["data"] = str(plan.data) if plan.data is not None else "generated"
-        data = examples(played_deals(folder / RECORDS, plan.rules), plan.rules)
+        tally = Tally()
+        data = examples(played_deals(folder / RECORDS, plan.rules, tally), plan.rules)
+        report(f"{folder / RECORDS}: {tally.summary()}")
+        if len(data) == 0:
+            raise ValueError(f"{folder / RECORDS}: no positions to train on at this table "
+                             f"({tally.first_problem()})")
         train_set, held_out = split(data, HELD_OUT, plan.seed)
         report(f"imitation: {len(train_set):,} positions ({len(held_out):,} held out)")
         summary["imitation_positions"] = len(data)
