@@ -5,12 +5,19 @@ from __future__ import annotations
 import itertools
 import pickle
 import random
+import re
 from collections.abc import Callable
 
 import pytest
 
 from sueca.bots import BOTS, make_bot
-from sueca.bots.alphamu import AlphaMuBot, OutOfBudget, StrategySearch
+from sueca.bots.alphamu import (
+    MAX_DEPTH,
+    MAX_WORLDS,
+    AlphaMuBot,
+    OutOfBudget,
+    StrategySearch,
+)
 from sueca.cards import DECK_SIZE, Card, card_suit, parse_card
 from sueca.deal import Deal, deal_cards
 from sueca.infostate import InformationState
@@ -275,6 +282,79 @@ def test_registered_with_options_checked() -> None:
                 "alphamu:colour=red", "alphamu:pimc_worlds=0"):
         with pytest.raises(ValueError, match="alphamu"):
             make_bot(bad)
+
+
+def test_worlds_and_depth_have_an_upper_bound() -> None:
+    assert make_bot(f"alphamu:worlds={MAX_WORLDS}:depth={MAX_DEPTH}").worlds == MAX_WORLDS  # type: ignore[attr-defined]
+    for bad, words in [(f"alphamu:worlds={MAX_WORLDS + 1}", f"worlds='{MAX_WORLDS + 1}' is too"),
+                       ("alphamu:samples=100000", "worlds='100000' is too large (a whole "
+                                                  f"number from 1 to {MAX_WORLDS})"),
+                       (f"alphamu:depth={MAX_DEPTH + 1}", f"depth='{MAX_DEPTH + 1}' is too"),
+                       ("alphamu:m=99", "depth='99' is too large")]:
+        with pytest.raises(ValueError, match=re.escape(words)):
+            make_bot(bad)
+    bot = AlphaMuBot(seed=1)
+    with pytest.raises(ValueError):
+        bot.configure({"depth": "3", "worlds": "5000"})
+    assert (bot.depth, bot.worlds) == (2, 24)  # a refused spec changes nothing
+    with pytest.raises(ValueError, match="worlds is a whole number from 1 to"):
+        AlphaMuBot(worlds=100_000)
+
+
+class StepClock:
+    """A clock for the budget that moves ``step`` seconds each time it is read, until the
+    ``jump_after``-th reading, after which it reads far in the future: the search's use of
+    the clock, without timing anything."""
+
+    def __init__(self, step: float = 0.0, jump_after: int | None = None) -> None:
+        self.step = step
+        self.jump_after = jump_after
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        if self.jump_after is not None and self.readings > self.jump_after:
+            return 1e9
+        return (self.readings - 1) * self.step
+
+
+def test_the_sampling_stops_at_its_share_of_the_budget() -> None:
+    state, info = late_info(6)
+    bot = AlphaMuBot(seed=3, worlds=MAX_WORLDS)
+    bot.clock = StepClock(step=0.001)  # a thousandth of a second a reading
+    bot.set_time_budget(1.0)  # a ceiling of 0.8 s, alpha-mu's half 0.4 s, sampling's 0.2 s
+    card = bot.choose(info)
+    assert card in state.legal_moves()
+    assert 190 <= bot.last_sampled <= 210  # one reading a world drawn: about 200, not 1,000
+    assert bot.last_values or bot.last_fallback == "out of time"
+
+
+def test_out_of_time_in_the_search_pimc_answers() -> None:
+    state, info = late_info(6)
+    bot = AlphaMuBot(seed=3, worlds=24)
+    # Frozen through the start and the 24 worlds drawn, then past the deadline: the search's
+    # first look at the clock hands the move to pimc.
+    bot.clock = StepClock(jump_after=1 + 23)
+    bot.set_time_budget(1.0)
+    card = bot.choose(info)
+    assert card in state.legal_moves()
+    assert bot.last_sampled == 24 and bot.last_fallback == "out of time"
+    assert not bot.last_values
+    untimed = AlphaMuBot(seed=3, worlds=24)
+    untimed.choose(info)
+    assert untimed.last_values and untimed.last_sampled == 24  # without a budget: searched
+
+
+def test_merging_fronts_looks_at_the_clock() -> None:
+    vectors = [(1.0, 5.0), (2.0, 5.0), (3.0, 1.0)]
+    late = StrategySearch(new_core(STANDARD), fusion_worlds(), 3, deadline=5.0,
+                          clock=StepClock(jump_after=0))
+    with pytest.raises(OutOfBudget, match="out of time"):
+        late._front([0, 1], vectors)
+    on_time = StrategySearch(new_core(STANDARD), fusion_worlds(), 3, deadline=5.0,
+                             clock=StepClock())
+    assert sorted(on_time._front([0, 1], vectors)) == [(2.0, 5.0), (3.0, 1.0)]
+    assert on_time.leaves == 0  # no solver call: the check is the front's own
 
 
 def test_a_pickled_copy_plays_the_same_card() -> None:

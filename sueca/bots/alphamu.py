@@ -35,8 +35,10 @@ The search is exponential in ``M`` and in the cards left, so it runs from trick 
 on (7 by default: the last four tricks, where a world's solution costs microseconds); before
 it, the bot plays as ``pimc`` (its default budgets). Options (``alphamu:depth=2:worlds=24``):
 
-- ``depth`` (M, 2 by default): this seat's own moves searched as one strategy;
-- ``worlds`` (24): worlds sampled as PIMC samples them (:func:`sueca.worlds.sample_state`);
+- ``depth`` (M, 2 by default, at most :data:`MAX_DEPTH`): this seat's own moves searched as
+  one strategy;
+- ``worlds`` (24, at most :data:`MAX_WORLDS`): worlds sampled as PIMC samples them
+  (:func:`sueca.worlds.sample_state`);
 - ``from_trick`` (7): the first trick (1–10) searched this way;
 - ``nodes`` (2,000,000): solver nodes for the whole search; past them, or past
   :data:`LEAF_LIMIT` solver calls, the move is pimc's (deterministic: the same seed plays the
@@ -44,7 +46,9 @@ it, the bot plays as ``pimc`` (its default budgets). Options (``alphamu:depth=2:
 - ``pimc_worlds``, ``pimc_nodes``: pimc's ``worlds`` and ``nodes`` where it plays as pimc;
 - ``time`` (seconds) or the front-end's budget (``set_time_budget``, the protocol's
   ``time_ms``): a hard ceiling; alpha-mu may use half of it, and when it runs out the rest
-  goes to pimc, whose answer is played.
+  goes to pimc, whose answer is played. Every loop that grows with the options (the
+  sampling, which stops at half of alpha-mu's share and searches the worlds drawn so far;
+  the solver calls; the merging of fronts) looks at the clock.
 
 Measured in BENCHMARKS.md ("Strategy fusion: alpha-mu"): in 1,500 duplicate endgames from
 trick 7 against ``pimc`` it gained +0.02 card points a deal (95% interval −0.19 to +0.23) and
@@ -67,7 +71,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import ge
 from typing import TYPE_CHECKING
 
@@ -92,6 +96,12 @@ LEAF_LIMIT = 20_000  # solver calls a move may make
 # and the solver's nodes a second assumed when turning seconds into a node limit (low: a call
 # that overruns cannot be stopped).
 ALPHAMU_SHARE = 0.5
+SAMPLING_SHARE = 0.5  # of alpha-mu's share, the most the sampling may take
+# The largest options taken: this seat has at most ten cards to choose, and past a thousand
+# worlds a front's merging (FRONT_CAP squared vectors of one outcome per world) costs
+# seconds a node, for nothing the budgets would let it finish.
+MAX_DEPTH = 10
+MAX_WORLDS = 1000
 _RATE = 2_000_000.0
 _TABLE_BITS = 16  # 4 << 16 entries, 8 MB, emptied at every move
 OPTIONS = (
@@ -120,7 +130,8 @@ class StrategySearch:
 
     def __init__(self, core: SearchCore, worlds: Sequence[State], seat: int,
                  weights: Sequence[float] | None = None, nodes: int = 0,
-                 leaf_limit: int = LEAF_LIMIT, deadline: float | None = None) -> None:
+                 leaf_limit: int = LEAF_LIMIT, deadline: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if not worlds:
             raise ValueError("alpha-mu needs at least one world")
         self.core = core
@@ -131,6 +142,7 @@ class StrategySearch:
         self.nodes_left = nodes  # 0: no node budget
         self.leaf_limit = leaf_limit
         self.deadline = deadline
+        self.clock = clock  # the deadline's clock (tests give one of their own)
         self.leaves = 0  # solver calls made
         rules = worlds[0].rules
         self.total = sum(rules.card_points[:rules.deck_size]) + rules.last_trick_bonus
@@ -145,6 +157,10 @@ class StrategySearch:
         fronts = self._own_move(everyone, depth)
         return {card: max(self._mean(everyone, v) for v in front)
                 for card, front in fronts.items()}
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise OutOfBudget("out of time")
 
     def _mean(self, worlds: Sequence[int], vector: Vector) -> float:
         weights = self.weights
@@ -193,6 +209,7 @@ class StrategySearch:
         empty = tuple(float("-inf") if mine else float("inf") for mine in ours)
         combined: list[Vector] = [empty]
         for card, positions in by_card.items():
+            self._check_time()
             below = [worlds[p] for p in positions]
             for w in below:
                 states[w].push(card)
@@ -219,6 +236,7 @@ class StrategySearch:
 
         kept: list[Vector] = []
         for vector in sorted(set(vectors), key=mean, reverse=True):
+            self._check_time()  # each step costs up to FRONT_CAP times the worlds
             # Sorted by mean: a vector can only be dominated by one already kept.
             if not any(all(map(ge, keep, vector)) for keep in kept):
                 kept.append(vector)
@@ -237,7 +255,7 @@ class StrategySearch:
             raise OutOfBudget(f"more than {self.leaf_limit} solver calls")
         limit = self.nodes_left
         if self.deadline is not None:
-            seconds = self.deadline - time.perf_counter()
+            seconds = self.deadline - self.clock()
             if seconds <= 0:
                 raise OutOfBudget("out of time")
             by_time = max(int(seconds * _RATE), 1)
@@ -273,6 +291,10 @@ class AlphaMuBot(Bot):
                  worlds: int = DEFAULT_WORLDS, from_trick: int = DEFAULT_FROM_TRICK,
                  nodes: int = DEFAULT_NODES, time_limit: float | None = None) -> None:
         super().__init__(seed)
+        for key, value, most in (("depth", depth, MAX_DEPTH), ("worlds", worlds, MAX_WORLDS)):
+            if not 1 <= value <= most:
+                raise ValueError(f"alphamu's {key} is a whole number from 1 to {most}, not "
+                                 f"{value}")
         self.depth = depth
         self.worlds = worlds
         self.from_trick = from_trick
@@ -284,6 +306,8 @@ class AlphaMuBot(Bot):
         self.last_fallback = ""  # why the last move was pimc's, when it was
         self._core: SearchCore | None = None
         self._core_rules: Rules | None = None
+        self.last_sampled = 0  # worlds drawn by the last alpha-mu move, repeats included
+        self.clock: Callable[[], float] = time.perf_counter  # the budget's clock
 
     def __getstate__(self) -> dict[str, object]:
         state = self.__dict__.copy()  # the solver's table (a C object) is built again
@@ -299,6 +323,11 @@ class AlphaMuBot(Bot):
         if "from_trick" in values and values["from_trick"] > 10:
             raise ValueError(f"alphamu option from_trick={options['from_trick']!r} is not a "
                              "valid value (a trick from 1 to 10)")
+        for key, most in (("depth", MAX_DEPTH), ("worlds", MAX_WORLDS)):
+            if key in values and values[key] > most:
+                given = options.get(key, options.get("m" if key == "depth" else "samples"))
+                raise ValueError(f"alphamu option {key}={given!r} is too large (a whole "
+                                 f"number from 1 to {most})")
         if for_pimc:
             pimc = PimcBot(self.seed)
             try:
@@ -340,14 +369,15 @@ class AlphaMuBot(Bot):
         legal = playable(info)
         self.last_values = {}
         self.last_worlds = 0
+        self.last_sampled = 0
         if len(one_per_face(legal)) == 1:
             self.last_fallback = ""
             return legal[0], "the only legal card"
-        started = time.perf_counter()
+        started = self.clock()
         ceiling = self._ceiling()
         deadline = None if ceiling is None else started + ceiling * ALPHAMU_SHARE
         try:
-            values = self._search(info, deadline)
+            values = self._search(info, started, deadline)
         except OutOfBudget as why:
             self.last_fallback = str(why)
             return self._pimc(info, ceiling, started)
@@ -359,7 +389,8 @@ class AlphaMuBot(Bot):
                       f"side with one strategy for our next {self.depth} cards over "
                       f"{self.last_worlds} sampled deals")
 
-    def _search(self, info: InformationState, deadline: float | None) -> dict[Card, float]:
+    def _search(self, info: InformationState, started: float, deadline: float | None
+                ) -> dict[Card, float]:
         from sueca.solver import SolverError, new_core
 
         if info.trick_number + 1 < self.from_trick:
@@ -375,11 +406,16 @@ class AlphaMuBot(Bot):
         if self._core is None:
             raise OutOfBudget("a table the solver does not play")
         self._core.clear()  # the nodes a move costs depend on the seed and position alone
-        # A world drawn twice is searched once and weighs twice.
+        # A world drawn twice is searched once and weighs twice. Under a budget the drawing
+        # stops at its share of the time, and the worlds drawn by then are searched.
+        stop = None if deadline is None else started + (deadline - started) * SAMPLING_SHARE
         index: dict[tuple[int, ...], int] = {}
         states: list[State] = []
         weights: list[float] = []
-        for _ in range(self.worlds):
+        for drawn in range(self.worlds):
+            if stop is not None and drawn and self.clock() >= stop:
+                break
+            self.last_sampled = drawn + 1
             state = sample_state(info, self.rng)
             key = tuple(state.hands)
             if key in index:
@@ -390,7 +426,7 @@ class AlphaMuBot(Bot):
                 weights.append(1.0)
         self.last_worlds = len(states)
         search = StrategySearch(self._core, states, info.seat, weights=weights,
-                                nodes=self.nodes, deadline=deadline)
+                                nodes=self.nodes, deadline=deadline, clock=self.clock)
         return search.card_values(self.depth)
 
     def _pimc(self, info: InformationState, ceiling: float | None, started: float
@@ -399,7 +435,7 @@ class AlphaMuBot(Bot):
         if ceiling is None:
             card, reason = self.pimc.explain(info)
         else:
-            left = max(ceiling - (time.perf_counter() - started), 0.001)
+            left = max(ceiling - (self.clock() - started), 0.001)
             self.pimc.set_time_budget(left / CEILING_SHARE)
             try:
                 card, reason = self.pimc.explain(info)
