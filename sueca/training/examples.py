@@ -102,8 +102,11 @@ def played_deals(path: Path, rules: Rules, tally: Tally | None = None) -> Iterat
                 tally.skip("not UTF-8 text", number, "bytes that are not UTF-8")
                 continue
             except RecordFormatError as error:
-                kind = "not JSON" if str(error).startswith("not JSON") else "not a record"
-                tally.skip(kind, number, str(error))
+                text = str(error)
+                if text.startswith("not JSON: "):
+                    tally.skip("not JSON", number, text.removeprefix("not JSON: "))
+                else:
+                    tally.skip("not a record", number, text)
                 continue
             result = replay(record)
             if result.error is not None:

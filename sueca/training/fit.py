@@ -133,8 +133,9 @@ def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
             if views:
                 columns, faces, inverse = views[int(rng.integers(len(views)))]
                 xb, legal_b, label_b = xb[:, columns], legal_b[:, faces], inverse[label_b]
-            policy_loss, value_loss, grads = loss_and_gradients(
-                on_device, xb, legal_b, label_b, value[pick], settings.value_weight, xp)
+            with np.errstate(over="ignore", invalid="ignore"):  # divergence: checked below
+                policy_loss, value_loss, grads = loss_and_gradients(
+                    on_device, xb, legal_b, label_b, value[pick], settings.value_weight, xp)
             if not (math.isfinite(policy_loss) and math.isfinite(value_loss)):
                 # Diverged: every later step would be NaN too, and a file of it useless.
                 raise ValueError(
@@ -149,7 +150,8 @@ def fit(params: dict[str, Any], data: Examples, settings: Settings, seed: int,
             line = (f"epoch {epoch}/{settings.epochs}: policy loss {policy_sum / batches:.3f}, "
                     f"value loss {value_sum / batches:.3f}")
             if held_out is not None and len(held_out):
-                agree, mse = accuracy(on_device, held_out, xp)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    agree, mse = accuracy(on_device, held_out, xp)
                 line += f"; held out: agrees with the label {agree:.1%}, value MSE {mse:.3f}"
             report(line)
     trained = {k: to_host(v).astype(np.float32) for k, v in on_device.items()}

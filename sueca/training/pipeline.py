@@ -139,9 +139,10 @@ def train(plan: Plan, report: Report = lambda line: None) -> dict[str, Any]:
         summary["data"] = str(plan.data) if plan.data is not None else "generated"
         tally = Tally()
         data = examples(played_deals(folder / RECORDS, plan.rules, tally), plan.rules)
-        report(f"{folder / RECORDS}: {tally.summary()}")
+        source = str(folder / RECORDS) if plan.data is not None else "the expert's records"
+        report(f"{source}: {tally.summary()}")
         if len(data) == 0:
-            raise ValueError(f"{folder / RECORDS}: no positions to train on at this table "
+            raise ValueError(f"{source}: no positions to train on at this table "
                              f"({tally.first_problem()})")
         train_set, held_out = split(data, HELD_OUT, plan.seed)
         report(f"imitation: {len(train_set):,} positions ({len(held_out):,} held out)")

@@ -73,7 +73,7 @@ def test_the_specs_and_their_refusals(tmp_path: Path) -> None:
     assert isinstance(with_file.play_model, NeuralPlayModel)  # type: ignore[attr-defined]
     refusals = {
         "neural+magic": "unknown bot modifier 'magic'",
-        "neural+search+search": "unknown bot modifier 'search'",
+        "neural+search+search": "bot modifier 'search' given twice",
         "heuristic+search": "bot 'heuristic' has no +search variant (known: neural+search)",
         "neural:depth=3": "neural has no option 'depth'",
         f"neural:weights={tmp_path / 'absent.npz'}": "cannot read the weights file",

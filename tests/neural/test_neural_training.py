@@ -4,6 +4,7 @@ writes a file the bot plays, bad plans are refused before any work."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -14,11 +15,15 @@ from typer.testing import CliRunner
 from sueca.arena import play_deal
 from sueca.bots import make_bot
 from sueca.cli import app
+from sueca.dataset import RECORDS, make_dataset
 from sueca.deal import deal_cards
 from sueca.neural.network import CARD_FACES, Network, load
 from sueca.rules import STANDARD
 from sueca.state import State
+from sueca.training import examples as examples_module
+from sueca.training import pipeline
 from sueca.training.device import array_module
+from sueca.training.examples import Tally, played_deals
 from sueca.training.fit import loss_and_gradients
 
 
@@ -137,3 +142,91 @@ def test_renaming_the_suits_of_an_input_row_is_the_renamed_position() -> None:
         assert np.array_equal(row[columns], expected)
         label = state.legal_moves()[0]
         assert int(np.argsort(faces)[label]) == (orders[index][label // 10] * 10 + label % 10)
+
+
+def _records(tmp_path: Path) -> list[str]:
+    """The lines of a small real data set (one match of the heuristic bot)."""
+    make_dataset(STANDARD, "heuristic", 1, 5, tmp_path / "made")
+    return (tmp_path / "made" / RECORDS).read_text().splitlines()
+
+
+def _compact(record: object) -> bytes:
+    return json.dumps(record, separators=(",", ":")).encode()
+
+
+def test_bad_lines_of_a_data_set_are_skipped_counted_and_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = _records(tmp_path)[0]
+    record = json.loads(good)
+    impossible = json.loads(good)
+    impossible["deals"][0]["plays"][1] = impossible["deals"][0]["plays"][0]
+    other_table = {**record, "rules": {"variant": "standard", "review_tricks": True}}
+    monkeypatch.setattr(examples_module, "MAX_LINE", len(good) + 100)
+    lines = [b"not json", b"[" * 100_000, good.encode(), b"{\"a\": 1}",
+             _compact(impossible), _compact(other_table),
+             b"\xff\xfe", b"", good.encode()]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n" + b"x" * 100_000)  # no newline at the end
+    tally = Tally()
+    deals = list(played_deals(path, STANDARD, tally))
+    assert tally.used == 2 and len(deals) == 2 * len(record["deals"])
+    assert tally.skipped == {"not JSON": 1, "too long": 2, "not a record": 1,
+                             "not replaying": 1, "another table's rules": 1,
+                             "not UTF-8 text": 1}
+    assert tally.first["too long"][0] == 2 and tally.first["not replaying"][0] == 5
+    summary = tally.summary()
+    assert summary.startswith("2 records used; skipped: 1 not JSON (first: line 1)")
+    assert tally.first_problem().startswith("line 1: not JSON")
+
+
+def test_a_data_set_with_nothing_usable_is_refused_with_its_first_bad_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "make_dataset", _no_work)
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / RECORDS).write_text("\n" + "[" * 100_000 + "\nnot json\n")
+    result = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "w.npz"), "--data",
+                                      str(folder), "--expert", "heuristic"])
+    assert result.exit_code == 2, result.output
+    assert "2 not JSON (first: line 2)" in result.output
+    assert "line 2: not JSON: nested too deeply" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "w.npz").exists()
+
+
+def _no_work(*args: object, **kwargs: object) -> dict[str, object]:
+    raise AssertionError("the work started before the arguments were checked")
+
+
+def test_arguments_and_the_output_path_are_checked_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "make_dataset", _no_work)
+    runner = CliRunner()
+    folder = tmp_path / "folder.npz"
+    folder.mkdir()
+    cases = [
+        (["--out", str(folder)], "is a folder"),
+        (["--out", "/dev/null"], "not a regular file"),
+        (["--hidden", "100000"], "--hidden 100000: the hidden layers have 1 to 4096 units"),
+        (["--learning-rate", "inf"], "learning rate a finite number"),
+        (["--batch", "0"], "--batch must be at least 1"),
+    ]
+    for extra, reason in cases:
+        args = ["train", "--out", str(tmp_path / "w.npz"), "--expert", "heuristic", *extra]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and reason in result.output, (extra, result.output)
+    assert not (tmp_path / "w.npz").exists()
+
+
+def test_a_diverging_run_stops_with_an_error_and_writes_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "nan.npz"
+    result = CliRunner().invoke(app, [
+        "train", "--out", str(out), "--games", "1", "--expert", "heuristic", "--epochs", "2",
+        "--dagger-rounds", "0", "--hidden", "16", "--learning-rate", "1e30"])
+    assert result.exit_code == 2, result.output
+    assert "training diverged" in result.output and "lower --learning-rate" in result.output
+    assert not out.exists()
+
+
+def test_the_train_help_shows_the_gpu_extra() -> None:
+    result = CliRunner().invoke(app, ["train", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "pip install 'sueca[gpu]'" in result.output
