@@ -417,7 +417,8 @@ def train(
                 Settings(epochs, batch, learning_rate), dagger_epochs, (hidden, hidden), seed,
                 device, workers, command=" ".join(["sueca", *sys.argv[1:]]))
     try:
-        summary = run_training(plan, lambda line: err_console.print(line, markup=False))
+        summary = run_training(
+            plan, lambda line: err_console.print(line, markup=False, soft_wrap=True))
     except ValueError as error:
         raise fail(str(error)) from None
     console.print(f"{out}: {summary['positions']:,} positions, held-out agreement with the "
