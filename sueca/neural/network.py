@@ -165,6 +165,10 @@ def load(path: Path | str) -> Network:
     path = Path(path)
     where = str(path)
     data = _read_bounded(path)
+    declared = _declared_members(data)
+    if declared is not None and declared > MAX_MEMBERS:
+        raise ValueError(f"{where} holds {declared:,} members, a network {len(LAYERS) + 1}: "
+                         "not a weights file")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if len(archive.infolist()) > MAX_MEMBERS:
@@ -191,6 +195,16 @@ _ARCHIVE_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zlib.error, NotImpleme
 
 class _Refused(ValueError):
     """A weights file refused for a reason already worded in full (not an archive error)."""
+
+
+def _declared_members(data: bytes) -> int | None:
+    """The member count a zip's end-of-directory record declares (ZIP64's 0xFFFF as more
+    than any network has), read before :mod:`zipfile` builds an entry per member; None
+    where there is no such record (zipfile then says what the file is not)."""
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))
+    if end < 0 or end + 22 > len(data):
+        return None
+    return int.from_bytes(data[end + 10:end + 12], "little")
 
 
 def _read_bounded(path: Path) -> bytes:

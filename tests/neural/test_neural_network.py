@@ -167,6 +167,21 @@ def test_a_zip_bomb_is_refused_from_its_header_before_its_data(tmp_path: Path) -
     assert peak < 8 * 1024 * 1024
 
 
+def test_a_file_of_many_members_is_refused_before_its_directory_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    many = tmp_path / "many.npz"
+    with zipfile.ZipFile(many, "w") as archive:
+        for index in range(5000):
+            archive.writestr(f"m{index}.npy", b"")
+
+    def no_directory(*args: object, **kwargs: object) -> None:
+        raise AssertionError("zipfile read the directory: an entry per member")
+
+    monkeypatch.setattr(network.zipfile, "ZipFile", no_directory)
+    with pytest.raises(ValueError, match=r"holds 5,000 members"):
+        load(many)
+
+
 def test_a_device_a_fifo_a_folder_or_an_oversized_file_is_refused_unread(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fifo = tmp_path / "fifo"
