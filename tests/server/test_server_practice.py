@@ -6,20 +6,19 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from server_support import LiveServer
-from web_support import chromium, new_context
+from web_support import chromium, english_browser
 from websockets.asyncio.client import connect
 
 from sueca.cards import parse_card
 from sueca.server.rooms import Timing
 
-__all__ = ["chromium"]  # the fixture, imported for the browser fixture below
+__all__ = ["chromium", "english_browser"]  # the fixtures, imported for pytest
 
 QUICK = Timing(grace=60.0, bot_delay=0.0, trick_pause=0.0, deal_pause=30.0, invite_wait=0.5)
 
@@ -140,23 +139,13 @@ def test_a_private_tables_reviews_are_its_players_only(tmp_path: Path) -> None:
         assert len(done["review"]["cards"]) == 10
 
 
-@pytest.fixture
-def browser(chromium: Any) -> Iterator[Any]:
-    """One person's browser context, in English at desktop size (web_support's Chromium)."""
-    context = new_context(chromium, locale="en-GB")
-    try:
-        yield context
-    finally:
-        context.close()
-
-
 @pytest.mark.slow
 def test_the_lobby_makes_a_practice_table_and_the_hint_button_answers(
-        browser: Any, tmp_path: Path) -> None:
+        english_browser: Any, tmp_path: Path) -> None:
     from web_support import ARTIFACTS
 
     with LiveServer(str(tmp_path / "sueca.db")) as server:
-        page = browser.new_page()
+        page = english_browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(server.http + "/")

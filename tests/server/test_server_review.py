@@ -6,18 +6,17 @@ from a History match."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from server_support import LiveServer, create_table
-from web_support import ARTIFACTS, PACE, chromium, new_context
+from web_support import ARTIFACTS, PACE, chromium, english_browser
 
 from sueca.server.reviews import ReviewService
 
-__all__ = ["chromium"]  # the fixture, imported for the browser fixture below
+__all__ = ["chromium", "english_browser"]  # the fixtures, imported for pytest
 
 
 def wait_for(predicate: Any, timeout: float = 60.0) -> Any:
@@ -134,16 +133,6 @@ def test_the_queue_is_bounded(tmp_path: Path) -> None:
         service.close()
 
 
-@pytest.fixture
-def browser(chromium: Any) -> Iterator[Any]:
-    """One person's browser context, in English at desktop size (web_support's Chromium)."""
-    context = new_context(chromium, locale="en-GB")
-    try:
-        yield context
-    finally:
-        context.close()
-
-
 def check_review_page(page: Any, errors: list[str]) -> None:
     page.wait_for_selector("#graph svg", timeout=90_000)
     assert page.locator("#graph .card-point").count() == 10
@@ -163,13 +152,13 @@ def check_review_page(page: Any, errors: list[str]) -> None:
 
 @pytest.mark.slow
 def test_the_review_opens_after_a_deal_and_from_a_history_match(
-        browser: Any, tmp_path: Path) -> None:
+        english_browser: Any, tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     with LiveServer(str(tmp_path / "history.db")) as server:
         # From the History: a finished match's deal.
         match = finished_match(server.http)
-        history = browser.new_page()
+        history = english_browser.new_page()
         history.on("pageerror", lambda error: errors.append(str(error)))
         history.goto(f"{server.http}/history/{match['id']}")
         history.click("#review-deal")
@@ -178,7 +167,7 @@ def test_the_review_opens_after_a_deal_and_from_a_history_match(
     with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
         made = create_table(server.http, ["human", "bot", "bot", "bot"],
                             rules={"variant": "standard", "match_target": 10})
-        page = browser.new_page()
+        page = english_browser.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(server.http + made["seats"][0]["link"])
         # The person plays the first legal card each time, to the deal's end.

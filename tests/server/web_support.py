@@ -56,6 +56,16 @@ def new_context(browser: Any, *, locale: str = "pt-PT",
     return browser.new_context(viewport=viewport or DESKTOP, locale=locale, bypass_csp=True)
 
 
+@pytest.fixture
+def english_browser(chromium: Any) -> Iterator[Any]:
+    """One person's browser context, in English at desktop size."""
+    context = new_context(chromium, locale="en-GB")
+    try:
+        yield context
+    finally:
+        context.close()
+
+
 def open_page(browser: Any, url: str, *, locale: str = "pt-PT",
               viewport: dict[str, int] | None = None) -> tuple[Any, list[str]]:
     """A page of a fresh context at ``url``, and the list its script errors go to."""
