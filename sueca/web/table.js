@@ -164,6 +164,15 @@ function seatName(seat) {
   return info.named || info.kind === "bot" ? info.name : t("seat_n", { n: seat + 1 });
 }
 
+// "Vez de Vasco" but "Vez do Lugar 4": an unnamed seat takes the article in Portuguese.
+function turnOf(seat) {
+  const info = view.seats[seat];
+  if (info.named || info.kind === "bot" || info.kind === "dummy") {
+    return t("turn_of", { name: seatName(seat) });
+  }
+  return t("turn_of_seat", { n: seat + 1 });
+}
+
 // A seat's side as this viewer knows it: 0/1, or null (a bidding table's secret partner).
 function sideOf(seat) {
   if (view.sides) return view.sides[seat];
@@ -725,14 +734,16 @@ function renderStatus() {
   const status = $("status");
   let text = "";
   const mine = view.phase === "playing" && seated() && view.actor === view.you;
-  if (view.phase === "playing" && view.stage === "bidding") {
+  if (view.gathering) {
+    text = t("status_gathering"); // nobody can play before the first deal
+  } else if (view.phase === "playing" && view.stage === "bidding") {
     text = mine ? t("your_bid_turn") : t("bid_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing" && view.stage === "redeal") {
     text = mine ? t("your_redeal_turn") : t("redeal_turn_of", { name: seatName(view.actor) });
   } else if (view.phase === "playing" && view.stage === "calling") {
     text = mine ? t("your_call_turn") : t("call_turn_of", { name: seatName(view.to_play) });
   } else if (view.phase === "playing") {
-    text = mine ? t("your_turn") : t("turn_of", { name: seatName(view.to_play) });
+    text = mine ? t("your_turn") : turnOf(view.to_play);
   }
   if (status.textContent !== text) status.textContent = text;
   // The line is on the cloth unless it would lie over someone's cards there (a spectator

@@ -291,3 +291,37 @@ def test_pt_pages_say_seats_levels_and_bots_in_one_language(
             for key in ("stand_in_waiting", "stand_in_away"):
                 assert "por ele" not in strings[lang][key], strings[lang][key]
         assert not errors, errors
+
+
+# ---- the second outside pass (issue 17, /tmp/rev17b) ----
+
+@pytest.mark.slow
+def test_gathering_keeps_the_hand_on_screen_and_says_the_table_waits(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, findings 1 and 7: with three invited seats free (pt-BR, 1280×900, the
+    tallest invitation panel) the cloth keeps its height and the hand is on the screen; the
+    status pill says the table waits for its guests, not whose turn it is; an unnamed seat's
+    turn is "Vez do Lugar 2" (the article) in both Portuguese."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}] +
+                          [{"kind": "human"}] * 3, {"variant": "standard"})
+        for locale in ("pt-BR", "pt-PT"):
+            page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                     locale=locale)
+            page.wait_for_selector("#gather-panel .invite input")
+            page.wait_for_selector("#hand .card")
+            assert page.locator("#gather-panel .invite input").count() == 3
+            hand_on_screen(page)
+            felt, side = box_of(page.locator("#felt")), box_of(page.locator("#gather-panel"))
+            assert on_screen(page, felt), felt
+            assert side["height"] > felt["height"] / 2  # a tall panel, yet the cloth is not
+            status = page.inner_text("#status")
+            assert status == {"pt-BR": "Aguardando os convidados",
+                              "pt-PT": "À espera dos convidados"}[locale], status
+            assert page.evaluate("turnOf(1)") == "Vez do Lugar 2"
+            assert page.evaluate("turnOf(0)") == "Vez de Ana"
+            if locale == "pt-BR":
+                page.screenshot(path=str(ARTIFACTS / "web-review17b-gathering3.png"))
+            assert not errors, errors
+            page.context.close()
