@@ -150,6 +150,8 @@ const RING = { cy: 54, rx: 41, ry: 37 };
 // The trick's cards lie on a smaller ring, inside the plates (so no card hides a plate).
 const NARROW = matchMedia("(max-width: 600px)"); // the stylesheet's phone layout
 NARROW.addEventListener("change", () => { if (view) render(); });
+// The shorter cloth of a phone's auction (style.css .auction-stage): the plates nearer the middle.
+const RING_AUCTION_NARROW = [33, 52];
 const TRICK_RING = 0.45;
 const TRICK_RING_NARROW = 0.4; // a phone's plates take more of the cloth
 
@@ -216,11 +218,16 @@ function render() {
 
 function renderSeats() {
   $("felt").classList.toggle("ring-table", ring());
+  // No trick is on the cloth while bidding or calling: a phone's ring can then be shorter,
+  // so that the auction box and the hand fit below it.
+  const auction = view.phase === "playing" && ["bidding", "calling", "redeal"].includes(view.stage);
+  $("felt").classList.toggle("auction-stage", auction);
   const ringBox = $("ring");
   if (ring()) {
     for (const side of ["top", "left", "right", "bottom"]) $(`pos-${side}`).innerHTML = "";
+    const [ry, cy] = auction && NARROW.matches ? RING_AUCTION_NARROW : [RING.ry, RING.cy];
     ringBox.innerHTML = view.seats.map((seat) => {
-      const { x: across, y } = ringPlace(seat.seat, RING.rx, RING.ry, RING.cy);
+      const { x: across, y } = ringPlace(seat.seat, RING.rx, ry, cy);
       const x = Math.min(Math.max(across, 14), 86); // a plate must not hang off the cloth
       return `<div class="seat ring-seat" id="ring-${seat.seat}" style="left:${x.toFixed(1)}%;top:${y.toFixed(1)}%"></div>`;
     }).join("");

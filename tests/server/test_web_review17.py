@@ -325,3 +325,48 @@ def test_gathering_keeps_the_hand_on_screen_and_says_the_table_waits(
                 page.screenshot(path=str(ARTIFACTS / "web-review17b-gathering3.png"))
             assert not errors, errors
             page.context.close()
+
+
+def cloth_auction_and_hand(page: Any) -> None:
+    """The plates whole on the cloth and apart; the auction box and the hand on the screen."""
+    page.evaluate("window.scrollTo(0, 0)")
+    felt = box_of(page.locator("#felt"))
+    plates = boxes(page, ".plate")
+    for i, plate in enumerate(plates):
+        assert inside(plate, felt), (plate, felt)
+        for other in plates[i + 1:]:
+            assert not overlap(plate, other), (plate, other)
+    assert on_screen(page, box_of(page.locator("#auction")))
+    hand_on_screen(page)
+
+
+@pytest.mark.slow
+def test_a_five_player_phone_keeps_the_auction_and_the_hand_on_screen(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 2 (italiana5 at 390×844, en and pt-BR): while bidding and while
+    calling the auction box and the whole hand are on the screen below a shorter cloth whose
+    plates stay whole and apart; an invalid bid's message covers neither the box nor the hand."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        for locale in ("en-GB", "pt-BR"):
+            table = new_table(server.http, [{"kind": "human", "name": LONG_NAME}] + [
+                {**BOT, "name": name} for name in ("Tomás", "Vasco", "Beatriz", "Inês")],
+                {"variant": "italiana5"})
+            page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                     locale=locale, viewport=PHONE)
+            page.wait_for_selector("#bid-input", timeout=20_000)
+            cloth_auction_and_hand(page)
+            page.fill("#bid-input", "121")  # over the most a bid may be: refused
+            page.click("#bid-button")
+            page.wait_for_selector("#toast:not([hidden])")
+            toast = box_of(page.locator("#toast"))
+            assert on_screen(page, toast)
+            for other in [box_of(page.locator("#auction")), *boxes(page, "#hand .card")]:
+                assert not overlap(toast, other), (toast, other)
+            page.fill("#bid-input", "120")
+            page.click("#bid-button")
+            page.wait_for_selector(".call-card", timeout=20_000)
+            cloth_auction_and_hand(page)
+            screenshots(page, f"web-review17b-five-phone-calling-{locale}")
+            assert not errors, errors
+            page.context.close()
