@@ -8,6 +8,7 @@ the screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from web_support import (
 )
 
 from sueca.bots.levels import BY_NAME
+from sueca.server import Timing
 
 __all__ = ["chromium"]  # the fixture, imported for the tests below
 
@@ -368,5 +370,51 @@ def test_a_five_player_phone_keeps_the_auction_and_the_hand_on_screen(
             page.wait_for_selector(".call-card", timeout=20_000)
             cloth_auction_and_hand(page)
             screenshots(page, f"web-review17b-five-phone-calling-{locale}")
+            assert not errors, errors
+            page.context.close()
+
+
+def inside_the_page(page: Any) -> None:
+    """Nothing wider than the screen: the page does not scroll sideways."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+@pytest.mark.slow
+def test_a_phone_shows_the_replays_hands_whole_and_the_review_within_the_screen(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 3 (390×844, pt-BR and en): the History replay's cloth holds every
+    plate and every card of the four open hands; the review page is no wider than the phone."""
+    alone = Timing(grace=0.0, bot_delay=0.0, trick_pause=0.0, deal_pause=0.0, invite_wait=0.0)
+    with LiveServer(str(tmp_path / "sueca.db"), timing=alone) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, BOT, BOT, BOT],
+                          {"variant": "standard", "match_target": 1}, open=True)
+        deadline = time.monotonic() + 60
+        while server.room(table["id"]).table.phase != "match_over":
+            assert time.monotonic() < deadline, "the match did not end"
+            time.sleep(0.05)
+        for locale in ("pt-BR", "en-GB"):
+            page, errors = open_page(chromium, server.http + "/history", locale=locale,
+                                     viewport=PHONE)
+            page.wait_for_selector("table.matches a.btn")
+            page.locator("table.matches a.btn").first.click()
+            page.wait_for_selector(".replay-felt .replay-hand .face")
+            felt = box_of(page.locator(".replay-felt"))
+            for selector in (".replay-felt .plate", ".replay-felt .replay-hand .face"):
+                for item in boxes(page, selector):
+                    assert inside(item, felt), (locale, selector, item, felt)
+            inside_the_page(page)
+            page.screenshot(path=str(ARTIFACTS / f"web-review17b-replay-{locale}.png"))
+            for _ in range(3):  # a trick on the cloth too
+                page.click("#next")
+            page.goto(server.http + (page.get_attribute("#review-deal", "href") or ""))
+            page.wait_for_selector(".review-cards", timeout=90_000)
+            inside_the_page(page)
+            felt = box_of(page.locator(".replay-felt"))
+            for item in boxes(page, ".replay-felt .replay-hand .face"):
+                assert inside(item, felt), (locale, item, felt)
+            page.screenshot(path=str(ARTIFACTS / f"web-review17b-review-{locale}.png"),
+                            full_page=True)
             assert not errors, errors
             page.context.close()
