@@ -418,3 +418,41 @@ def test_a_phone_shows_the_replays_hands_whole_and_the_review_within_the_screen(
                             full_page=True)
             assert not errors, errors
             page.context.close()
+
+
+FOUR_TRICK = ["AS", "7S", "KS", "JS"]
+
+
+@pytest.mark.slow
+def test_a_four_seat_phone_lays_each_played_card_clear_of_the_plates_and_backs(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, findings 4 and 5 (390×844, pt-PT and pt-BR): with a whole trick on the
+    cloth no played card lies over a plate or a seat's cards, the stand-in's wide badge
+    included; the "Última vaza" button covers no plate."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, {"kind": "human"},
+                                        BOT, BOT], {"variant": "standard"})
+        for locale in ("pt-PT", "pt-BR"):
+            page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                     locale=locale, viewport=PHONE)
+            if locale == "pt-PT":
+                page.click("#start-with-bots")
+            wait_my_card(page)
+            page.evaluate(f"view.trick = {{cards: {FOUR_TRICK!r}, leader: 0}}; render()")
+            page.evaluate("window.scrollTo(0, 0)")
+            slots = boxes(page, "#trick .slot")
+            assert len(slots) == 4
+            badges = page.locator("#felt .plate .badge").all_inner_texts()
+            assert any("robô" in badge for badge in badges), badges
+            plates = boxes(page, "#felt .plate")
+            for slot in slots:
+                for other in plates + boxes(page, "#felt .seat-cards"):
+                    assert not overlap(slot, other), (locale, slot, other)
+            page.evaluate("$('peek-button').hidden = false")
+            peek = box_of(page.locator("#peek-button"))
+            for other in [*plates, *slots, box_of(page.locator("#status"))]:
+                assert not overlap(peek, other), (locale, peek, other)
+            page.screenshot(path=str(ARTIFACTS / f"web-review17b-four-phone-{locale}.png"))
+            assert not errors, errors
+            page.context.close()
