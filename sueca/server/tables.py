@@ -240,6 +240,7 @@ class Table:
         # settings): per side, or per seat at a bidding table, and the latest results.
         self.sets = [0] * rules.score_slots
         self.set_results: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=SETS_KEPT)
+        self.counted_match: int | None = None  # the match_number the tally last counted
         # Store first: the writes of a change not stored yet, and what the store holds.
         self.autosave = autosave  # store at the end of each call (else the room stores them)
         self._pending: list[Write] = []
@@ -319,6 +320,7 @@ class Table:
             if bot is not None:
                 table._tell_score(bot)
         if match.is_over:
+            table._tally()  # stored before the tally counted a match as it ended: count it now
             table.close()  # a won match asks no bot again
         table._settle()
         return table
@@ -334,7 +336,9 @@ class Table:
             **({} if self.turn_seconds is None else {"turn_seconds": self.turn_seconds}),
             **({} if self.closed is None else {"closed": self.closed}),
             **({"sets": {"won": list(self.sets),
-                         "last": [[w, list(score)] for w, score in self.set_results]}}
+                         "last": [[w, list(score)] for w, score in self.set_results],
+                         **({} if self.counted_match is None
+                            else {"counted": self.counted_match})}}
                if any(self.sets) else {}),
         }
 
@@ -388,10 +392,12 @@ class Table:
         self._settle()
 
     def _tally(self) -> None:
-        """Count the match just won, before a rematch replaces it (stored with the table's
-        settings, in the rematch's batch: a restart keeps the tally)."""
+        """Count the match just won, as soon as it is won, once (the sheet shows it at the
+        match's end; stored with the table's settings, with the match number it counted: a
+        restart neither loses nor counts it again)."""
         match = self.referee.match
-        if match.is_over and match.winner is not None:
+        if match.is_over and match.winner is not None and self.counted_match != self.match_number:
+            self.counted_match = self.match_number
             self.sets[match.winner] += 1
             self.set_results.append((match.winner, tuple(match.score)))
             self._write("save_settings", self.id, self.settings())
@@ -416,6 +422,8 @@ class Table:
             results.append((item[0], tuple(item[1])))
         self.sets = list(won)
         self.set_results.extend(results)
+        counted = data.get("counted")
+        self.counted_match = counted if type(counted) is int else None
 
     def _seat(self, match: Match) -> None:
         """A referee for ``match``: this match's bots at the bot seats, nobody at the others
@@ -572,6 +580,7 @@ class Table:
         if state is not None and state.redeal_by is not None:
             self.referee.deal()
         if self.match.is_over:
+            self._tally()
             self.close()  # a won match asks no bot again: their memory goes now
         self._settle()
 

@@ -456,3 +456,45 @@ def test_a_four_seat_phone_lays_each_played_card_clear_of_the_plates_and_backs(
             page.screenshot(path=str(ARTIFACTS / f"web-review17b-four-phone-{locale}.png"))
             assert not errors, errors
             page.context.close()
+
+
+@pytest.mark.slow
+def test_the_sheet_counts_a_match_as_soon_as_it_is_won_and_once(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 6: the matches-won tally shows the match just won on the sheet at
+    once (not only when a rematch starts); a restart on the same store keeps it, and the
+    rematch does not count it again."""
+    db = str(tmp_path / "sueca.db")
+    with LiveServer(db, timing=PACE) as server:
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, BOT, BOT, BOT],
+                          {"variant": "standard", "match_target": 1})
+        page, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        while page.evaluate("view.phase") != "match_over":
+            page.wait_for_function(
+                "view.phase === 'match_over' || view.phase === 'deal_over' ||"
+                " document.querySelector('#hand .card.playable')", timeout=30_000)
+            if page.evaluate("view.phase") == "deal_over":
+                page.evaluate("send({type: 'next'})")
+                page.wait_for_function("view.phase !== 'deal_over'", timeout=30_000)
+            elif page.evaluate("view.phase") == "playing":
+                page.locator("#hand .card.playable").first.click()
+                page.wait_for_timeout(60)
+        winner = page.evaluate("view.score.winner")
+        page.wait_for_selector("#sets-tally")
+        won = [int(winner == 0), int(winner == 1)]
+        assert page.text_content('#sets-tally [data-team="us"]') == str(won[0])
+        assert page.text_content('#sets-tally [data-team="them"]') == str(won[1])
+        assert not errors, errors
+        page.context.close()
+    with LiveServer(db, timing=PACE) as again:
+        room = again.room(table["id"])
+        assert room is not None and room.table.sets == won
+        page, errors = open_page(chromium, again.http + table["seats"][0]["link"])
+        page.wait_for_selector("#rematch")
+        page.click("#rematch")
+        page.wait_for_function("view.score.number === 2", timeout=20_000)
+        assert page.text_content('#sets-tally [data-team="us"]') == str(won[0])
+        assert page.text_content('#sets-tally [data-team="them"]') == str(won[1])
+        assert room.table.sets == won
+        assert not errors, errors
