@@ -576,6 +576,7 @@ Object.assign(STRINGS.en, {
 
 // Tournaments (tournaments.js, tournament.js; the header's link on their pages).
 Object.assign(STRINGS["pt-PT"], {
+  title_tournaments: "Sueca — Torneios", title_tournament: "Sueca — Torneio",
   tournaments: "Torneios", t_name: "Nome", t_format: "Sistema", t_pairs: "Pares", t_status: "Estado",
   t_start: "Início", t_none: "Ainda não há torneios.", t_organise: "Organizar um torneio",
   t_login_first: "Entre na sua conta para organizar ou se inscrever.",
@@ -607,6 +608,7 @@ Object.assign(STRINGS["pt-PT"], {
   err_bad_pair: "Um par são duas pessoas diferentes.", err_bad_result: "Resultado inválido.",
 });
 Object.assign(STRINGS["pt-BR"], {
+  title_tournaments: "Sueca — Torneios", title_tournament: "Sueca — Torneio",
   tournaments: "Torneios", t_name: "Nome", t_format: "Sistema", t_pairs: "Duplas", t_status: "Situação",
   t_start: "Início", t_none: "Ainda não há torneios.", t_organise: "Organizar um torneio",
   t_login_first: "Entre na sua conta para organizar ou se inscrever.",
@@ -638,6 +640,7 @@ Object.assign(STRINGS["pt-BR"], {
   err_bad_pair: "Uma dupla são duas pessoas diferentes.", err_bad_result: "Resultado inválido.",
 });
 Object.assign(STRINGS.en, {
+  title_tournaments: "Sueca — Tournaments", title_tournament: "Sueca — Tournament",
   tournaments: "Tournaments", t_name: "Name", t_format: "Format", t_pairs: "Pairs", t_status: "Status",
   t_start: "Start", t_none: "No tournaments yet.", t_organise: "Organise a tournament",
   t_login_first: "Log in to organise or register.",

@@ -6,6 +6,7 @@
 
 // The review page's own words (the shared ones are in i18n.js).
 Object.assign(STRINGS["pt-PT"], {
+  rv_err_bad_request: "o pedido não é válido", rv_err_no_table: "esta mesa não existe, ou ainda não tem partida", rv_err_no_match: "esta partida não existe", rv_err_no_review: "esta análise não existe", rv_err_not_reviewable: "esta mão não pode ser analisada agora", rv_err_rate_limited: "pediu análises demais: tente daqui a um minuto", rv_err_busy: "o servidor está ocupado: tente daqui a pouco", rv_err_other: "erro inesperado",
   rv_title: "Análise · Mão {deal} · {seat}", rv_waiting: "Na fila…",
   rv_running: "A analisar: {done} de {total} cartas", rv_failed: "A análise falhou: {why}",
   rv_seat: "Analisar o lugar", rv_trick: "Vaza", rv_card: "Carta", rv_best: "Melhor",
@@ -17,6 +18,7 @@ Object.assign(STRINGS["pt-PT"], {
   rv_label_inaccuracy: "imprecisão", rv_label_mistake: "erro", rv_label_blunder: "erro grave",
 });
 Object.assign(STRINGS["pt-BR"], {
+  rv_err_bad_request: "o pedido não é válido", rv_err_no_table: "esta mesa não existe, ou ainda não tem partida", rv_err_no_match: "esta partida não existe", rv_err_no_review: "esta análise não existe", rv_err_not_reviewable: "esta mão não pode ser analisada agora", rv_err_rate_limited: "você pediu análises demais: tente de novo em um minuto", rv_err_busy: "o servidor está ocupado: tente de novo daqui a pouco", rv_err_other: "erro inesperado",
   rv_title: "Análise · Mão {deal} · {seat}", rv_waiting: "Na fila…",
   rv_running: "Analisando: {done} de {total} cartas", rv_failed: "A análise falhou: {why}",
   rv_seat: "Analisar o lugar", rv_trick: "Vaza", rv_card: "Carta", rv_best: "Melhor",
@@ -28,6 +30,7 @@ Object.assign(STRINGS["pt-BR"], {
   rv_label_inaccuracy: "imprecisão", rv_label_mistake: "erro", rv_label_blunder: "erro grave",
 });
 Object.assign(STRINGS.en, {
+  rv_err_bad_request: "the request is not valid", rv_err_no_table: "no such table, or no match at it yet", rv_err_no_match: "no such match", rv_err_no_review: "no such review", rv_err_not_reviewable: "this deal cannot be reviewed now", rv_err_rate_limited: "too many reviews asked for: try again in a minute", rv_err_busy: "the server is busy: try again shortly", rv_err_other: "unexpected error",
   rv_title: "Review · Deal {deal} · {seat}", rv_waiting: "Waiting in line…",
   rv_running: "Reviewing: {done} of {total} cards", rv_failed: "The review failed: {why}",
   rv_seat: "Review the seat", rv_trick: "Trick", rv_card: "Card", rv_best: "Best",
@@ -77,7 +80,7 @@ async function start() {
     method: "POST", headers: { "Content-Type": "application/json", ...heldSeats() },
     body: JSON.stringify(body) });
   const answer = await response.json();
-  if (!response.ok) { renderError(answer.message || answer.error); return; }
+  if (!response.ok) { renderError(answer.error, answer.message); return; }
   job = answer;
   asked.match = job.match;
   follow();
@@ -94,13 +97,23 @@ async function poll() {
 
 function follow() {
   if (job.status === "done") { render(); return; }
-  if (job.status === "failed") { renderError(job.error); return; }
+  if (job.status === "failed") { renderError(null, job.error); return; }
   renderProgress();
   timer = setTimeout(poll, 400);
 }
 
-function renderError(message) {
-  $("main").innerHTML = `<section class="panel"><p role="alert">${escapeHtml(t("rv_failed", { why: message || "?" }))}</p>
+// The server's reason is English: a page in another language says the code in its own words.
+const ERROR_WORDS = { too_large: "bad_request", malformed: "bad_request", no_table: "no_table",
+  no_match: "no_match", no_review: "no_review", not_reviewable: "not_reviewable",
+  rate_limited: "rate_limited", busy: "busy", storage_unavailable: "busy" };
+
+function errorWords(code, message) {
+  if (LANG === "en" && message) return message; // the server's own, more precise, words
+  return t(`rv_err_${ERROR_WORDS[code] || "other"}`);
+}
+
+function renderError(code, message) {
+  $("main").innerHTML = `<section class="panel"><p role="alert">${escapeHtml(t("rv_failed", { why: errorWords(code, message) }))}</p>
     <p><a class="btn" href="/history">${t("rv_back")}</a></p></section>`;
 }
 

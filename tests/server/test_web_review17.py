@@ -498,3 +498,29 @@ def test_the_sheet_counts_a_match_as_soon_as_it_is_won_and_once(
         assert page.text_content('#sets-tally [data-team="them"]') == str(won[1])
         assert room.table.sets == won
         assert not errors, errors
+
+
+def test_the_review_error_and_the_tournaments_titles_speak_the_pages_language(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 8: a refused review says why in the page's own words (pt-PT,
+    pt-BR), never the server's English reason; the tournaments pages' titles follow the
+    page's language."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        for locale, words in (("pt-PT", "A análise falhou: esta partida não existe"),
+                              ("pt-BR", "A análise falhou: esta partida não existe"),
+                              ("en-GB", "The review failed: no such match")):
+            page, errors = open_page(chromium, server.http + "/review?match=999&deal=0&seat=0",
+                                     locale=locale)
+            page.wait_for_selector("#main [role=alert]")
+            assert page.inner_text("#main [role=alert]") == words
+            page.goto(server.http + "/tournaments")
+            page.wait_for_function("document.title !== ''")
+            assert page.title() == {"pt-PT": "Sueca — Torneios", "pt-BR": "Sueca — Torneios",
+                                    "en-GB": "Sueca — Tournaments"}[locale], page.title()
+            page.goto(server.http + "/tournaments/nosuch")
+            page.wait_for_selector("#lang option", state="attached")
+            assert page.title() == {"pt-PT": "Sueca — Torneio", "pt-BR": "Sueca — Torneio",
+                                    "en-GB": "Sueca — Tournament"}[locale], page.title()
+            assert not errors, errors
+            page.context.close()
