@@ -524,3 +524,42 @@ def test_the_review_error_and_the_tournaments_titles_speak_the_pages_language(
                                     "en-GB": "Sueca — Tournament"}[locale], page.title()
             assert not errors, errors
             page.context.close()
+
+
+def ribbon_uncovered(page: Any) -> None:
+    """The turned card's ribbon is whole and on top: at its ends and its middle the point
+    belongs to the ribbon, not to the next card in the hand."""
+    box = box_of(page.locator("#hand .trump-ribbon"))
+    assert page.inner_text("#hand .trump-ribbon").upper() in ("TRUNFO", "TRUMP")
+    # (The ribbon lets clicks through to its card; hit-testing needs it to take them.)
+    page.evaluate("document.querySelector('#hand .trump-ribbon').style.pointerEvents = 'auto'")
+    for fx, fy in ((0.5, 0.08), (0.5, 0.5), (0.5, 0.92)):
+        x, y = box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
+        hit = page.evaluate(f"document.elementFromPoint({x}, {y}).className")
+        assert hit == "trump-ribbon", (page.viewport_size, box, fx, fy, hit)
+    card = box_of(page.locator("#hand .card.trump-mark"))
+    assert inside(box, card), (box, card)
+
+
+@pytest.mark.slow
+def test_ones_own_turned_card_says_trump_whole_in_a_tight_hand(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 9: the dealer's turned card, in the middle of the hand, shows its
+    whole "TRUNFO" mark beside the next card: four seats on a phone, six (13 cards) at
+    1280×900."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        for variant, size in (("standard", PHONE), ("double6", DESKTOP)):
+            seats = 6 if variant == "double6" else 4
+            table = new_table(server.http, [{"kind": "human", "name": "Ana"}] +
+                              [BOT] * (seats - 1), {"variant": variant})
+            page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                     viewport=size)
+            wait_my_card(page)  # the table waits for her: no news redraws the page
+            # Ana deals and holds the turned card: one from the middle of her hand.
+            page.evaluate("""view.dealer = view.you; view.trump_held = true;
+                view.trump_card = sortHand(view.hand)[4]; render()""")
+            ribbon_uncovered(page)
+            page.screenshot(path=str(ARTIFACTS / f"web-review17b-trump-{variant}.png"))
+            assert not errors, errors
+            page.context.close()
