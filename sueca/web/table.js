@@ -957,7 +957,10 @@ function renderSummary() {
   }
   if (!dialog.open) {
     dialog.showModal();
-    (next || rematch || dialog.querySelector("a,button"))?.focus();
+    // The button is at the foot of a dialog taller than a phone: focused without scrolling
+    // to it, so the dialog opens at its title.
+    (next || rematch || dialog.querySelector("a,button"))?.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   }
   summaryKey = key;
 }

@@ -563,3 +563,52 @@ def test_ones_own_turned_card_says_trump_whole_in_a_tight_hand(
             page.screenshot(path=str(ARTIFACTS / f"web-review17b-trump-{variant}.png"))
             assert not errors, errors
             page.context.close()
+
+
+def test_a_phone_shows_whole_headings_whole_rule_names_and_the_summarys_title(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """Second pass, finding 10 (390×844): the tournaments table's headings break at no
+    letter; the lobby's rules select shows its whole choice; the match's summary opens at
+    its title, not scrolled to its button."""
+    with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
+        for locale in ("en-GB", "pt-BR", "pt-PT"):
+            page, errors = open_page(chromium, server.http + "/tournaments", locale=locale,
+                                     viewport=PHONE)
+            page.wait_for_selector("#list th:not(:empty)")
+            for heading in page.locator("#list th").all():
+                words = len(heading.inner_text().split())
+                # A line box per line of the heading's text: a word cut in two makes one more.
+                lines = heading.evaluate(
+                    "e => { const r = document.createRange(); r.selectNodeContents(e);"
+                    " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }")
+                assert lines <= max(words, 1), (locale, heading.inner_text(), lines)
+            inside_the_page(page)
+            page.goto(server.http + "/")
+            page.wait_for_selector("#preset option:not(:empty)", state="attached")
+            for preset in page.locator("#preset option").all():
+                page.select_option("#preset", preset.get_attribute("value") or "")
+                fits = page.evaluate("""() => { const s = document.querySelector('#preset');
+                    const c = document.createElement('canvas').getContext('2d');
+                    c.font = getComputedStyle(s).font;
+                    const text = c.measureText(s.selectedOptions[0].text).width;
+                    return text + 24 <= s.clientWidth; }""")
+                assert fits, (locale, preset.inner_text())
+            assert not errors, errors
+            page.context.close()
+
+        table = new_table(server.http, [{"kind": "human", "name": "Ana"}, BOT, BOT, BOT],
+                          {"variant": "standard", "match_target": 1})
+        page, errors = open_page(chromium, server.http + table["seats"][0]["link"],
+                                 viewport=PHONE)
+        while not page.locator("#summary[open]").count():
+            wait_my_card(page, timeout=30_000)
+            playable = page.locator("#hand .card.playable")
+            if not page.locator("#summary[open]").count() and playable.count():
+                playable.first.click()
+                page.wait_for_timeout(60)
+        page.wait_for_selector("#summary-title")
+        assert page.evaluate("document.querySelector('#summary').scrollTop") == 0
+        title, dialog = box_of(page.locator("#summary-title")), box_of(page.locator("#summary"))
+        assert inside(title, dialog) and on_screen(page, title), (title, dialog)
+        assert not errors, errors
