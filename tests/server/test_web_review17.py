@@ -470,6 +470,7 @@ def test_the_sheet_counts_a_match_as_soon_as_it_is_won_and_once(
         table = new_table(server.http, [{"kind": "human", "name": "Ana"}, BOT, BOT, BOT],
                           {"variant": "standard", "match_target": 1})
         page, errors = open_page(chromium, server.http + table["seats"][0]["link"])
+        page.wait_for_function("typeof view !== 'undefined' && view !== null")
         while page.evaluate("view.phase") != "match_over":
             page.wait_for_function(
                 "view.phase === 'match_over' || view.phase === 'deal_over' ||"
