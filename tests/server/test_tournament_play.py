@@ -42,10 +42,10 @@ def signup(base: str, name: str) -> httpx.Client:
     return client
 
 
-async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
-                      seed: int) -> list[Player]:
-    """Each of four players opens his own seat's link (from the tournament's API, his
-    session's) and plays random legal cards to the end of the match."""
+async def _take_seats(server: LiveServer, clients: list[httpx.Client],
+                      tid: int) -> list[Player]:
+    """Each player opens his own seat's link (from the tournament's API, his session's) and
+    sits down."""
     players = []
     for client in clients:
         mine = client.get(f"/api/tournaments/{tid}").json()["my_table"]
@@ -58,6 +58,14 @@ async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
         await player.send({"type": "join", "token": token})
         await player.recv_until("joined")
         players.append(player)
+    return players
+
+
+async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
+                      seed: int) -> list[Player]:
+    """Each of four players takes his seat (:func:`_take_seats`) and plays random legal
+    cards to the end of the match."""
+    players = await _take_seats(server, clients, tid)
     rng = random.Random(seed)
     await asyncio.gather(*(play_on(p, rng, timeout=60) for p in players))
     for player in players:
@@ -229,18 +237,7 @@ async def _play_sets(server: LiveServer, clients: list[httpx.Client], tid: int,
                      organiser: httpx.Client) -> list[dict[str, Any]]:
     """Matches at one table, a rematch after each, until the tournament has the table's
     result (the best of three); what seat 0 saw of each match."""
-    players = []
-    for client in clients:
-        mine = client.get(f"/api/tournaments/{tid}").json()["my_table"]
-        table_id, token = mine["link"].removeprefix("/t/").split("#")
-        socket = await connect(f"{server.ws}/ws/{table_id}", additional_headers={
-            "Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
-        player = Player(socket, mine["seat"])
-        # The spectator's view first; at a duplicate round's (sealed) table, no_spectators.
-        await player.recv()
-        await player.send({"type": "join", "token": token})
-        await player.recv_until("joined")
-        players.append(player)
+    players = await _take_seats(server, clients, tid)
     rng = random.Random(4)
     seen = []
     wins = [0, 0]
