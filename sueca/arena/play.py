@@ -137,7 +137,9 @@ class DuplicateSummary:
     errors: list[str] = field(default_factory=list)  # what external bots did wrong
     rotation: bool = False  # boards are seat rotations (a bidding table)
     baseline_points: list[float] = field(default_factory=list)  # B's, same seats (rotation)
-    game_a: list[float] = field(default_factory=list)  # A's mean game points a deal (rotation)
+    # A's mean game points a deal: each deal scored as a match's first (partnership tables
+    # scored in games), the seat's in a rotation, or a pair of whole matches' per deal.
+    game_a: list[float] = field(default_factory=list)
     game_b: list[float] = field(default_factory=list)  # B's, in the same seats
     # Whole matches (``--matches``): A's share of each pair of matches, and the deals played.
     match_scores: list[float] = field(default_factory=list)
@@ -193,14 +195,13 @@ class DuplicateSummary:
         if board.baseline:
             self.rotation = True
             self.baseline_points.append(statistics.fmean(board.baseline))
+        if board.a_game:
             self.game_a.append(statistics.fmean(board.a_game))
             self.game_b.append(statistics.fmean(board.b_game))
         if board.match_wins:
             share = statistics.fmean(board.match_wins)
             self.match_scores.append(share)
             self.match_deals.extend(board.match_deals)
-            self.game_a.append(statistics.fmean(board.a_game))
-            self.game_b.append(statistics.fmean(board.b_game))
             for won in board.match_wins:
                 self.deals_won[0 if won else 1] += 1  # here: the matches, one by one
             self.matches_won[_outcome(share - 0.5)] += 1  # the pair: won, lost or split
@@ -231,7 +232,6 @@ class DuplicateSummary:
         }
         if self.whole_matches:
             w_lo, w_hi = mean_ci95(self.match_scores)
-            g_lo, g_hi = mean_ci95(self.game_margins)
             out["duplicate"] = "whole matches"
             del out["deals_won"], out["matches_won"]
             out["deals"] = sum(self.match_deals)
@@ -244,32 +244,35 @@ class DuplicateSummary:
                 "ci95": [round(max(w_lo, 0.0), 4), round(min(w_hi, 1.0), 4)],
                 "deals_per_match": round(statistics.fmean(self.match_deals), 2),
             }
-            out["game_points"] = {
-                "a": round(statistics.fmean(self.game_a), 3),
-                "b": round(statistics.fmean(self.game_b), 3),
-                "margin": round(statistics.fmean(self.game_margins), 3),
-                "ci95": [round(g_lo, 3), round(g_hi, 3)],
-            }
         if self.rotation:
             b_lo, b_hi = mean_ci95(self.baseline_points)
-            g_lo, g_hi = mean_ci95(self.game_margins)
             out["duplicate"] = "seat rotation"
             out["b_mean_points"] = round(statistics.fmean(self.baseline_points), 2)
             out["b_points_ci95"] = [round(b_lo, 2), round(b_hi, 2)]
-            out["game_points"] = {
-                "a": round(statistics.fmean(self.game_a), 3),
-                "b": round(statistics.fmean(self.game_b), 3),
-                "margin": round(statistics.fmean(self.game_margins), 3),
-                "ci95": [round(g_lo, 3), round(g_hi, 3)],
-            }
+        if self.game_a:
+            out["game_points"] = self._game_points_json()
         return out
+
+    def _game_points_json(self) -> dict[str, object]:
+        g_lo, g_hi = mean_ci95(self.game_margins)
+        return {
+            "a": round(statistics.fmean(self.game_a), 3),
+            "b": round(statistics.fmean(self.game_b), 3),
+            "margin": round(statistics.fmean(self.game_margins), 3),
+            "ci95": [round(g_lo, 3), round(g_hi, 3)],
+        }
+
+    def _game_points_line(self) -> str:
+        g_lo, g_hi = mean_ci95(self.game_margins)
+        return (f"  game points per deal: {self.bot_a} {statistics.fmean(self.game_a):.3f}, "
+                f"{self.bot_b} {statistics.fmean(self.game_b):.3f}, margin "
+                f"{statistics.fmean(self.game_margins):+.3f} (95% CI {g_lo:+.3f} to {g_hi:+.3f})")
 
     def __str__(self) -> str:
         lo, hi = self.ci95
         m_lo, m_hi = self.margin_ci95
         if self.rotation:
             b_lo, b_hi = mean_ci95(self.baseline_points)
-            g_lo, g_hi = mean_ci95(self.game_margins)
             text = (
                 f"{self.bot_a} vs {self.bot_b}: {self.pairs} deals, {self.bot_a} in one seat "
                 f"against {self.bot_b} in the others, compared with {self.bot_b} in that seat "
@@ -278,9 +281,7 @@ class DuplicateSummary:
                 f"(95% CI {lo:.2f} to {hi:.2f}), {self.bot_b} "
                 f"{statistics.fmean(self.baseline_points):.2f} (95% CI {b_lo:.2f} to {b_hi:.2f})\n"
                 f"  margin per deal: {self.margin:+.2f} (95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
-                f"  game points per deal: {self.bot_a} {statistics.fmean(self.game_a):.3f}, "
-                f"{self.bot_b} {statistics.fmean(self.game_b):.3f}, margin "
-                f"{statistics.fmean(self.game_margins):+.3f} (95% CI {g_lo:+.3f} to {g_hi:+.3f})\n"
+                f"{self._game_points_line()}\n"
                 f"  seat plays won on card points: {self.bot_a} {self.deals_won[0]}, "
                 f"{self.bot_b} {self.deals_won[1]}, tied {self.deals_won[2]}\n"
                 f"  deals won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
@@ -288,7 +289,6 @@ class DuplicateSummary:
             )
         elif self.whole_matches:
             w_lo, w_hi = mean_ci95(self.match_scores)
-            g_lo, g_hi = mean_ci95(self.game_margins)
             text = (
                 f"{self.bot_a} vs {self.bot_b}: {2 * self.pairs} matches ({self.pairs} "
                 f"duplicate pairs, {sum(self.match_deals)} deals)\n"
@@ -299,9 +299,7 @@ class DuplicateSummary:
                 f"{self.matches_won[1]}, split {self.matches_won[2]}\n"
                 f"  card-point margin per deal: {self.margin:+.2f} "
                 f"(95% CI {m_lo:+.2f} to {m_hi:+.2f})\n"
-                f"  game points per deal: {self.bot_a} {statistics.fmean(self.game_a):.3f}, "
-                f"{self.bot_b} {statistics.fmean(self.game_b):.3f}, margin "
-                f"{statistics.fmean(self.game_margins):+.3f} (95% CI {g_lo:+.3f} to {g_hi:+.3f})"
+                f"{self._game_points_line()}"
             )
         else:
             text = (
@@ -315,6 +313,8 @@ class DuplicateSummary:
                 f"  pairs won: {self.bot_a} {self.matches_won[0]}, {self.bot_b} "
                 f"{self.matches_won[1]}, tied {self.matches_won[2]}"
             )
+            if self.game_a:
+                text += "\n" + self._game_points_line()
         if self.errors:
             text += f"\n  bot errors: {len(self.errors)} (first: {self.errors[0]})"
         return text
@@ -336,7 +336,7 @@ class BoardResult:
     a_points: tuple[float, ...]
     errors: tuple[str, ...] = ()
     baseline: tuple[float, ...] = ()  # B's card points in A's seat of each play (rotation)
-    a_game: tuple[float, ...] = ()  # A's game points in each play (rotation; matches: a deal)
+    a_game: tuple[float, ...] = ()  # A's game points in each play (matches: per deal)
     b_game: tuple[float, ...] = ()  # B's, in the same seats (rotation; matches: a deal)
     # Whole matches (``sueca arena --matches``): per play, 1.0 when A won the match, and the
     # deals it took; ``a_points`` are then A's mean card points per deal of each match.
@@ -398,6 +398,8 @@ def play_board(
     if rules.bidding:
         return _play_rotation(rules, deal, bot_a, bot_b, index, seed, records_dir, duplicate)
     a_points = []
+    a_game: list[float] = []
+    b_game: list[float] = []
     errors: list[str] = []
     for swap in (0, 1) if duplicate else (0,):
         specs = [bot_b if (rules.teams[s] == 0) == bool(swap) else bot_a
@@ -415,13 +417,27 @@ def play_board(
                 errors.extend(f"deal {index}{'ab'[swap]}: {e}" for e in getattr(bot, "errors", ()))
         team_a = swap  # A holds team 0 in the first play, team 1 in the second
         a_points.append(_scaled(state, team_a))
+        if rules.scoring == "games":
+            games = _deal_game_points(state)
+            a_game.append(float(games[team_a]))
+            b_game.append(float(games[1 - team_a]))
         if records_dir is not None:
             record = GameRecord.from_states(
                 rules, deal.dealer, states, seats=specs, duplicate_pass=swap
             )
             name = f"deal{index:05d}{'ab'[swap]}.json"
             (records_dir / name).write_text(dumps(record), encoding="utf-8")
-    return BoardResult(index, tuple(a_points), tuple(errors))
+    return BoardResult(index, tuple(a_points), tuple(errors), a_game=tuple(a_game),
+                       b_game=tuple(b_game))
+
+
+def _deal_game_points(state: State) -> tuple[int, ...]:
+    """Each team's game points for a finished deal of a partnership table, scored as a
+    match's first deal (0–0, nothing carried): 1, 2 or 4 to the side past 60, 90 or 119; none
+    for a tie."""
+    from sueca.scoring import score_hand
+
+    return score_hand(state.rules, state.team_points(), state.team_tricks()).game_points
 
 
 def play_match_board(

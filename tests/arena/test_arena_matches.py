@@ -71,3 +71,27 @@ def test_cli_arena_matches_json() -> None:
     assert {"matches", "margin", "game_points"} <= set(pair)
     bad = runner.invoke(app, ["arena", "--bots", "heuristic,random", "--matches", "0"])
     assert bad.exit_code != 0 and "--matches" in bad.output
+
+
+def test_deals_report_game_points_each_deal_scored_as_a_match_s_first(tmp_path: Path) -> None:
+    from sueca.arena.play import play_board
+
+    board = play_board(STANDARD, "heuristic", "random", index=3, seed=2, records_dir=tmp_path)
+    for swap, side in enumerate("ab"):
+        deal = check(read(tmp_path / f"deal00003{side}.json"))["deals"][0]
+        a_points = deal["points"][swap]  # A holds team 0 in the first play, team 1 in the second
+        # 61, 91, all 120: 1, 2, 4 games; a 60-60 tie none to either side.
+        games = 4 if a_points == 120 else 2 if a_points >= 91 else 1 if a_points >= 61 else 0
+        other = 120 - a_points
+        b_games = 4 if other == 120 else 2 if other >= 91 else 1 if other >= 61 else 0
+        assert (board.a_game[swap], board.b_game[swap]) == (games, b_games)
+    result = run_arena(STANDARD, ["heuristic", "random"], deals=30, seed=1, workers=1)
+    pair = result.to_json()["pairs"][0]  # type: ignore[index]
+    games = pair["game_points"]
+    assert games["a"] > games["b"] and games["margin"] > 0
+    lo, hi = games["ci95"]
+    assert lo <= games["margin"] <= hi
+    assert "game points per deal" in str(result)
+    # Sueca de Pontos has no games: the card points are the score.
+    pontos = run_arena(preset("pontos"), ["heuristic", "random"], deals=2, seed=1, workers=1)
+    assert "game_points" not in pontos.to_json()["pairs"][0]  # type: ignore[index]
