@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from sueca.bots.equity import (
     main,
     plays_for_match,
     shipped_outcomes,
+    smoothed,
     tables,
 )
 from sueca.bots.pimc import PimcBot
@@ -206,3 +208,32 @@ def test_ismcts_playing_for_the_match_takes_the_sure_61_too() -> None:
     assert card == sure.choose(info) and "winning the match" in reason
     with pytest.raises(ValueError, match="goal"):
         make_bot("ismcts:goal=glory")
+
+
+def test_a_stake_averaged_over_doubt_keeps_its_order_and_its_middle() -> None:
+    """``spread``: a world's points are a rough guess at the deal's end, so the stake of a
+    step (61 wins) is averaged over a normal doubt about the total: still rising with the
+    points, a half at the step, the same far from it, untouched where nothing is in doubt."""
+    step = [0.0] * 61 + [1.0] * 60
+    soft = smoothed(step, 120, 8.0)
+    assert len(soft) == len(step)
+    assert all(a <= b for a, b in pairwise(soft))
+    assert soft[60] < 0.5 < soft[61] and soft[60] + soft[61] == pytest.approx(1.0)
+    assert soft[0] == pytest.approx(0.0, abs=1e-9) and soft[120] == pytest.approx(1, abs=1e-9)
+    assert 0.05 < soft[50] < 0.15  # ten points short of 61 still hopes a little
+    assert smoothed(step, 120, 0) == step
+    # Only what is left can be taken: past it the stake stays put.
+    short = smoothed(step, 40, 8.0)
+    assert short[41:] == [short[40]] * 80
+
+
+def test_playing_for_the_match_with_doubt_still_takes_the_sure_61() -> None:
+    _, info = _end_position()
+    sure = PimcBot(seed=1, worlds=64, nodes=0)
+    sure.configure({"goal": "match"})
+    sure.set_match_score((3, 3))
+    doubting = make_bot("pimc:goal=match:spread=8:worlds=64:nodes=0", seed=1)
+    doubting.set_match_score((3, 3))
+    assert doubting.choose(info) == sure.choose(info)
+    with pytest.raises(ValueError, match="spread"):
+        make_bot("pimc:spread=-1")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -239,6 +240,20 @@ def deal_worth(rules: Rules, team: int, score: Sequence[int], carry: int,
         e0 = stakes.team0(points0, sweeper)
         worth.append(e0 if team == 0 else 1.0 - e0)
     return worth
+
+
+def smoothed(worth: Sequence[float], left: int, spread: float) -> list[float]:
+    """``worth`` (by the points a side takes from the ``left`` points still in play) averaged
+    over a normal doubt of ``spread`` points about that total, cut to ``0..left``: the
+    stake of an outcome only known roughly. Past ``left`` the list keeps its last value."""
+    if spread <= 0:
+        return list(worth)
+    kernel = [math.exp(-0.5 * (d / spread) ** 2) for d in range(left + 1)]  # by distance
+    out = []
+    for centre in range(left + 1):
+        weights = [kernel[abs(k - centre)] for k in range(left + 1)]
+        out.append(sum(w * worth[k] for k, w in enumerate(weights)) / sum(weights))
+    return out + [out[-1]] * (len(worth) - left - 1)
 
 
 def match_worth(bot: Bot, info: InformationState) -> list[float]:

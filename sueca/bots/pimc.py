@@ -112,6 +112,7 @@ OPTIONS = (
     BotOption(("softening",), float, 0, above=True),
     BotOption(("candidates",), int, 1),
     BotOption(("threads",), int, 1),
+    BotOption(("spread",), float, 0),
 )
 MAX_THREADS = 8  # each thread has its own 16 MB table
 GOALS = ("points", "match")
@@ -164,6 +165,9 @@ class PimcBot(Bot):
         self.inference = "none"
         self.softening = DEFAULT_SOFTENING
         self.candidates = DEFAULT_CANDIDATES
+        # Playing for the match: the card points' spread (at the deal's start) over which the
+        # stake of a world's outcome is averaged; 0 takes each world's outcome as sure.
+        self.spread = 0.0
 
     def __getstate__(self) -> dict[str, object]:
         # The search table (16 MB, a C object) is not copied: a copy (the server's bot
@@ -200,6 +204,8 @@ class PimcBot(Bot):
                              f"(a whole number from 1 to {MAX_THREADS})")
         if "candidates" in values:
             self.candidates = int(values["candidates"])
+        if "spread" in values:
+            self.spread = float(values["spread"])
         if "threads" in values:
             self.threads = int(values["threads"])
             self._core_rules = None  # the cores are built again, one per thread
@@ -454,11 +460,18 @@ class PimcBot(Bot):
         total is looked up, not computed, in the worlds loop."""
         # Imported here: ``python -m sueca.bots.equity`` runs the module as a script, which
         # must not be imported first by the package.
-        from sueca.bots.equity import match_worth, plays_for_match
+        from sueca.bots.equity import match_worth, plays_for_match, smoothed
 
         if self.goal != "match" or not plays_for_match(info.rules):
             return float
         worth = match_worth(self, info)
+        if self.spread:
+            # A double-dummy world's points are a guess at how the deal will end, the less
+            # sure the more tricks are left: the stake is averaged over that doubt.
+            tricks_left = info.rules.hand_size - len(info.trick_winners)
+            left = info.rules.total_points - sum(info.seat_points)
+            worth = smoothed(worth, left, self.spread * math.sqrt(
+                tricks_left / info.rules.hand_size))
         return lambda remaining: worth[remaining]
 
     def _ceiling(self) -> float | None:
