@@ -235,5 +235,6 @@ def test_playing_for_the_match_with_doubt_still_takes_the_sure_61() -> None:
     doubting = make_bot("pimc:goal=match:spread=8:worlds=64:nodes=0", seed=1)
     doubting.set_match_score((3, 3))
     assert doubting.choose(info) == sure.choose(info)
-    with pytest.raises(ValueError, match="spread"):
-        make_bot("pimc:spread=-1")
+    for bad in ("-1", "1e-200", "inf", "nan", "500"):
+        with pytest.raises(ValueError, match="spread"):
+            make_bot(f"pimc:goal=match:spread={bad}")

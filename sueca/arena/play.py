@@ -29,6 +29,7 @@ from sueca.match import Match
 from sueca.record import GameRecord, dumps
 from sueca.referee import Event, EventKind, Referee
 from sueca.rules import Rules
+from sueca.scoring import HandResult
 from sueca.state import State
 
 PlayListener = Callable[[State, int, int], None]  # state after the play, seat, card
@@ -185,8 +186,8 @@ class DuplicateSummary:
 
     @property
     def game_margins(self) -> list[float]:
-        """A's game points minus B's in the same seats, per board (rotation; with whole
-        matches, per deal of each pair of matches)."""
+        """A's game points minus B's per board: each deal's worth in games (deals), the seat's
+        (a rotation), or per deal of each pair of whole matches."""
         return [a - b for a, b in zip(self.game_a, self.game_b, strict=True)]
 
     def add(self, board: BoardResult) -> None:
@@ -336,8 +337,10 @@ class BoardResult:
     a_points: tuple[float, ...]
     errors: tuple[str, ...] = ()
     baseline: tuple[float, ...] = ()  # B's card points in A's seat of each play (rotation)
-    a_game: tuple[float, ...] = ()  # A's game points in each play (matches: per deal)
-    b_game: tuple[float, ...] = ()  # B's, in the same seats (rotation; matches: a deal)
+    # A's game points in each play: the deal's worth in games (deals), the seat's (rotation),
+    # or per deal of the match (whole matches); B's alike, in the same seats.
+    a_game: tuple[float, ...] = ()
+    b_game: tuple[float, ...] = ()
     # Whole matches (``sueca arena --matches``): per play, 1.0 when A won the match, and the
     # deals it took; ``a_points`` are then A's mean card points per deal of each match.
     match_wins: tuple[float, ...] = ()
@@ -408,8 +411,8 @@ def play_board(
         states: list[State] = []
         try:
             bots = _seat_bots(rules, specs, seed, index, swap)
-            states = _play_redealing(rules, deal.dealer, bots,
-                                     random.Random(f"{seed}:deal:{index}"))
+            states, result = _play_redealing(rules, deal.dealer, bots,
+                                             random.Random(f"{seed}:deal:{index}"))
             state = states[-1]
         finally:
             for bot in bots:
@@ -418,7 +421,7 @@ def play_board(
         team_a = swap  # A holds team 0 in the first play, team 1 in the second
         a_points.append(_scaled(state, team_a))
         if rules.scoring == "games":
-            games = _deal_game_points(state)
+            games = _deal_games(rules, result)
             a_game.append(float(games[team_a]))
             b_game.append(float(games[1 - team_a]))
         if records_dir is not None:
@@ -431,13 +434,17 @@ def play_board(
                        b_game=tuple(b_game))
 
 
-def _deal_game_points(state: State) -> tuple[int, ...]:
-    """Each team's game points for a finished deal of a partnership table, scored as a
-    match's first deal (0–0, nothing carried): 1, 2 or 4 to the side past 60, 90 or 119; none
-    for a tie."""
-    from sueca.scoring import score_hand
+def _deal_games(rules: Rules, result: HandResult) -> tuple[int, ...]:
+    """What a finished deal of a partnership table is worth in games to each team, whatever
+    the score: 1, 2 or 4 to the side past 60, 90 or 119 (none for a tie), before what a match
+    makes of them (rolha, bandeira, a carried tie). A deal that a proven revoke decided
+    (renúncia) is scored as the table scores it, the penalty's games included."""
+    from sueca.scoring import level
 
-    return score_hand(state.rules, state.team_points(), state.team_tricks()).game_points
+    if result.revoked_by is not None or result.false_denunciations:
+        return result.game_points
+    total = sum(result.points)
+    return tuple(level(rules, points, total) for points in result.points)
 
 
 def play_match_board(
@@ -490,17 +497,18 @@ def play_match_board(
 
 
 def _play_redealing(rules: Rules, dealer: int, bots: Sequence[Bot], deal_rng: random.Random
-                    ) -> list[State]:
+                    ) -> tuple[list[State], HandResult]:
     """Deal a board from ``deal_rng`` and play it; with ``weak_hand_redeal``, while a seat
     asks for a new deal, the same dealer deals again from it. Each pass of a board draws from
     a generator seeded alike, so both passes meet the same cards unless their bots answer the
-    redeal question differently. Every state, the annulled ones first."""
+    redeal question differently. Every state, the annulled ones first, and how the deal
+    played scored."""
     referee = _arena_referee(rules, bots, dealer)
     referee.deal_source = lambda match: deal_cards(rules, dealer, deal_rng)
     states = [referee.play_deal()]
     while states[-1].redeal_by is not None:
         states.append(referee.play_deal())
-    return states
+    return states, referee.match.results[-1]
 
 
 def _play_rotation(

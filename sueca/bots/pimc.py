@@ -115,6 +115,10 @@ OPTIONS = (
     BotOption(("spread",), float, 0),
 )
 MAX_THREADS = 8  # each thread has its own 16 MB table
+# goal=match:spread=S: a doubt narrower than a card point is none, one wider than every
+# point in play makes every outcome alike.
+MIN_SPREAD = 0.1
+MAX_SPREAD = 240.0
 GOALS = ("points", "match")
 INFERENCES = ("none", "heuristic")
 # With inference: the candidate worlds drawn and scored per world the move may solve (its
@@ -195,13 +199,17 @@ class PimcBot(Bot):
         if "softening" in values and values["softening"] > 1:
             raise ValueError(f"pimc option softening={options['softening']!r} is not a valid "
                              "value (a number above 0, at most 1)")
+        if "threads" in values and values["threads"] > MAX_THREADS:
+            raise ValueError(f"pimc option threads={options['threads']!r} is not a valid value "
+                             f"(a whole number from 1 to {MAX_THREADS})")
+        if "spread" in values and not MIN_SPREAD <= values["spread"] <= MAX_SPREAD and (
+                values["spread"] != 0):
+            raise ValueError(f"pimc option spread={options['spread']!r} is not a valid value "
+                             f"(0, or card points from {MIN_SPREAD:g} to {MAX_SPREAD:g})")
         if goal is not None:
             self.goal = goal
         if "softening" in values:
             self.softening = float(values["softening"])
-        if "threads" in values and values["threads"] > MAX_THREADS:
-            raise ValueError(f"pimc option threads={options['threads']!r} is not a valid value "
-                             f"(a whole number from 1 to {MAX_THREADS})")
         if "candidates" in values:
             self.candidates = int(values["candidates"])
         if "spread" in values:
@@ -333,8 +341,9 @@ class PimcBot(Bot):
             for (state, pick), (values, spent) in zip(batch, answers, strict=True):
                 nodes_left -= spent
                 # A world of a batch had the nodes left when the batch began: it counts only
-                # if it fits in what the worlds before it left, as when solved one by one.
-                if values is None or (self.nodes and nodes_left < 0):
+                # if it fits in what the worlds before it left, as when solved one by one (the
+                # search stops on reaching its limit: a world that fits leaves some over).
+                if values is None or (self.nodes and nodes_left <= 0):
                     done = True  # the budget ran out inside this world: it does not count
                     break
                 if pick >= 0:
@@ -386,7 +395,9 @@ class PimcBot(Bot):
 
         if self._core_rules is not rules:
             self._core_rules = rules
-            self._threads_pool = None
+            if self._threads_pool is not None:
+                self._threads_pool.shutdown(wait=False)
+                self._threads_pool = None
             try:
                 self._core = new_core(rules, table_bits=_TABLE_BITS)
             except SolverError:

@@ -73,7 +73,7 @@ def test_cli_arena_matches_json() -> None:
     assert bad.exit_code != 0 and "--matches" in bad.output
 
 
-def test_deals_report_game_points_each_deal_scored_as_a_match_s_first(tmp_path: Path) -> None:
+def test_deals_report_what_each_deal_is_worth_in_games(tmp_path: Path) -> None:
     from sueca.arena.play import play_board
 
     board = play_board(STANDARD, "heuristic", "random", index=3, seed=2, records_dir=tmp_path)
@@ -85,6 +85,10 @@ def test_deals_report_game_points_each_deal_scored_as_a_match_s_first(tmp_path: 
         other = 120 - a_points
         b_games = 4 if other == 120 else 2 if other >= 91 else 1 if other >= 61 else 0
         assert (board.a_game[swap], board.b_game[swap]) == (games, b_games)
+    # What a match makes of a deal's games is not the deal's worth: under rolha a 91 at 0-0
+    # takes nothing from the losers, yet the deal is worth two games, as at any table.
+    rolha = play_board(STANDARD.replace(rolha=True), "heuristic", "random", index=3, seed=2)
+    assert (rolha.a_game, rolha.b_game) == (board.a_game, board.b_game)
     result = run_arena(STANDARD, ["heuristic", "random"], deals=30, seed=1, workers=1)
     pair = result.to_json()["pairs"][0]  # type: ignore[index]
     games = pair["game_points"]

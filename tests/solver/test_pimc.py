@@ -160,3 +160,12 @@ def test_threads_with_the_candidate_pool_and_a_copied_bot() -> None:
     assert fresh.choose(info) == card
     bot.close()
     assert bot._threads_pool is None and bot._more_cores == []
+
+
+def test_a_bad_option_beside_good_ones_changes_nothing() -> None:
+    bot = PimcBot()
+    for options in ({"goal": "match", "threads": "9"}, {"softening": "0.3", "threads": "0"},
+                     {"goal": "match", "spread": "1e-9"}):
+        with pytest.raises(ValueError):
+            bot.configure(options)
+        assert (bot.goal, bot.softening, bot.threads, bot.spread) == ("points", 0.5, 1, 0.0)
