@@ -223,8 +223,7 @@ def test_a_bad_option_changes_nothing(kind: type[PimcBot] | type[IsmctsBot]) -> 
 
 def test_an_unknown_option_lists_the_bots_options() -> None:
     with pytest.raises(ValueError, match=r"pimc has no option 'depth' \(options: worlds, nodes, "
-                                         r"time, min_worlds, softening, candidates, threads, "
-                                         r"spread\)"):
+                                         r"time, min_worlds, softening, candidates, spread\)"):
         make_bot("pimc:depth=3")
     with pytest.raises(ValueError, match=r"ismcts has no option 'depth' \(options: iterations, "
                                          r"time, c\)"):

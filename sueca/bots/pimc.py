@@ -17,11 +17,6 @@ Budgets, per move:
   the machine's speed.
 - ``worlds``: at most this many worlds (32 by default); ``pimc:worlds=20:nodes=0`` solves
   exactly 20 worlds whatever they cost (the fixed-samples mode, for experiments).
-- ``threads`` (1 by default): worlds solved at once, each thread on its own search core, so
-  that a move on two free cores solves about twice the worlds in the same time. The worlds
-  are drawn in the same order and world ``i`` of each batch goes to thread ``i``: the play is
-  still deterministic given the seed (each table sees its own worlds, so under a node budget
-  a world's cost, and the play, may differ a little from one thread's).
 
 Inference (``pimc:inference=heuristic``; ``inference=none``, the default, is the pimc of
 before, move for move): each solved world is weighted by how likely it makes the cards the
@@ -70,7 +65,6 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from sueca.bots.base import Bot, BotOption, parse_options, playable
@@ -111,10 +105,8 @@ OPTIONS = (
     BotOption(("min_worlds",), int, 1),
     BotOption(("softening",), float, 0, above=True),
     BotOption(("candidates",), int, 1),
-    BotOption(("threads",), int, 1),
     BotOption(("spread",), float, 0),
 )
-MAX_THREADS = 8  # each thread has its own 16 MB table
 # goal=match:spread=S: a doubt narrower than a card point is none, one wider than every
 # point in play makes every outcome alike.
 MIN_SPREAD = 0.1
@@ -156,10 +148,6 @@ class PimcBot(Bot):
         self._rate = _START_RATE
         self._core: SearchCore | None = None
         self._core_rules: Rules | None = None
-        # ``threads`` > 1: that many worlds solved at once, one more core (table) per thread.
-        self.threads = 1
-        self._more_cores: list[SearchCore] = []
-        self._threads_pool: ThreadPoolExecutor | None = None
         self.rollouts = False  # the last move was searched by rollouts, not by the solver
         self._worlds_set = False  # a spec set ``worlds``: a cap under a time budget too
         self.goal = "points"  # or "match": the chance of winning the match (goal=match)
@@ -178,8 +166,7 @@ class PimcBot(Bot):
         # workers get one per move) builds its own at its first move. Every move empties the
         # table first, so the copy plays the same cards.
         state = self.__dict__.copy()
-        state["_core"] = state["_core_rules"] = state["_threads_pool"] = None
-        state["_more_cores"] = []
+        state["_core"] = state["_core_rules"] = None
         return state
 
     def configure(self, options: Mapping[str, str]) -> None:
@@ -199,9 +186,6 @@ class PimcBot(Bot):
         if "softening" in values and values["softening"] > 1:
             raise ValueError(f"pimc option softening={options['softening']!r} is not a valid "
                              "value (a number above 0, at most 1)")
-        if "threads" in values and values["threads"] > MAX_THREADS:
-            raise ValueError(f"pimc option threads={options['threads']!r} is not a valid value "
-                             f"(a whole number from 1 to {MAX_THREADS})")
         if "spread" in values and not MIN_SPREAD <= values["spread"] <= MAX_SPREAD and (
                 values["spread"] != 0):
             raise ValueError(f"pimc option spread={options['spread']!r} is not a valid value "
@@ -214,9 +198,6 @@ class PimcBot(Bot):
             self.candidates = int(values["candidates"])
         if "spread" in values:
             self.spread = float(values["spread"])
-        if "threads" in values:
-            self.threads = int(values["threads"])
-            self._core_rules = None  # the cores are built again, one per thread
         if inference is not None:
             self.inference = inference
         self.play_model = play_model(self.inference, self.softening)
@@ -242,10 +223,6 @@ class PimcBot(Bot):
         or the table leaves memory. Asked again, the bot builds another."""
         self._core = None
         self._core_rules = None
-        self._more_cores = []
-        if self._threads_pool is not None:
-            self._threads_pool.shutdown(wait=False)
-            self._threads_pool = None
         self.fallback.close()
 
     def bid(self, info: InformationState) -> int:
@@ -283,16 +260,21 @@ class PimcBot(Bot):
     def evaluate(self, info: InformationState) -> dict[Card, float]:
         """Each legal card's mean points for this seat's side over the worlds solved within
         the budget (empty when none was)."""
-        from sueca.solver import remaining_points
+        from sueca.solver import SolverError, new_core, position_of, remaining_points
 
-        cores = self._search_cores(info.rules)
-        self.rollouts = not cores
-        if not cores:
+        if self._core_rules is not info.rules:
+            self._core_rules = info.rules
+            try:
+                self._core = new_core(info.rules, table_bits=_TABLE_BITS)
+            except SolverError:
+                self._core = None  # a table the solver does not play: rollouts instead
+        core = self._core
+        self.rollouts = core is None
+        if core is None:
             return self._rollouts(info)
-        # Each move starts from empty tables: the nodes a world costs, and so the play under
+        # Each move starts from an empty table: the nodes a world costs, and so the play under
         # a node budget, then depend on the seed and the position alone.
-        for core in cores:
-            core.clear()
+        core.clear()
         team = info.teams[info.seat]
         totals: dict[Card, float] = {}
         points_totals: dict[Card, int] = {}
@@ -316,7 +298,7 @@ class PimcBot(Bot):
             self.play_model is not None and pool is None) else None
         logs: list[float] = []  # each solved world's log-likelihood (the scorer's)
         per_points: list[dict[Card, int]] = []
-        while solved < cap:
+        for _ in range(cap):
             limit = 0
             if self.nodes:
                 limit = nodes_left
@@ -327,49 +309,41 @@ class PimcBot(Bot):
                 # Under a margin: the rate is a wall-clock one, and a busy machine's varies.
                 by_time = max(int(seconds_left * self._rate * RATE_MARGIN), 1)
                 limit = min(limit, by_time) if limit else by_time
-            # One world per thread at a time, drawn in order from the bot's generator, so
-            # that the worlds, and the play, are the same however the threads are timed.
-            batch = []
-            for _ in range(min(len(cores), cap - solved)):
-                if pool is None:
-                    batch.append((sample_state(info, self.rng), -1))
-                else:
-                    pick = pool.draw(self.rng)
-                    batch.append((pool.worlds[pick], pick))
-            answers = self._solve_batch(cores, batch, limit, solutions)
-            done = False
-            for (state, pick), (values, spent) in zip(batch, answers, strict=True):
+            if pool is None:
+                state, pick = sample_state(info, self.rng), -1
+            else:
+                pick = pool.draw(self.rng)
+                state = pool.worlds[pick]
+            values = solutions.get(pick)
+            if values is None:
+                before, clock = core.nodes, time.perf_counter()
+                values = core.move_values(*position_of(state), -1, limit)
+                spent = core.nodes - before
+                elapsed = time.perf_counter() - clock
+                if elapsed > 0.01 and spent > 0:
+                    self._rate = spent / elapsed
                 nodes_left -= spent
-                # A world of a batch had the nodes left when the batch began: it counts only
-                # if it fits in what the worlds before it left, as when solved one by one (the
-                # search stops on reaching its limit: a world that fits leaves some over).
-                if values is None or (self.nodes and nodes_left <= 0):
-                    done = True  # the budget ran out inside this world: it does not count
-                    break
+                if values is None:
+                    break  # the budget ran out inside this world: it does not count
                 if pick >= 0:
                     solutions[pick] = values
-                total = remaining_points(state)
-                world: dict[Card, float] = {}
-                for card, team0 in values:
-                    ours = team0 if team == 0 else total - team0
-                    points_totals[card] = points_totals.get(card, 0) + ours
-                    world[card] = value = worth(ours)
-                    totals[card] = totals.get(card, 0) + value
-                per_world.append(world)
-                if scorer is not None:
-                    logs.append(scorer.log_weight(state))
-                    per_points.append({card: team0 if team == 0 else total - team0
-                                       for card, team0 in values})
-                solved += 1
-                if self.nodes and nodes_left <= 0:
-                    done = True
-                    break
-                if ceiling is not None and _settled(
-                        per_world, _weights(logs) if logs else None):
-                    done = True  # an easy decision: the rest of the budget is not needed
-                    break
-            if done:
+            total = remaining_points(state)
+            world: dict[Card, float] = {}
+            for card, team0 in values:
+                ours = team0 if team == 0 else total - team0
+                points_totals[card] = points_totals.get(card, 0) + ours
+                world[card] = value = worth(ours)
+                totals[card] = totals.get(card, 0) + value
+            per_world.append(world)
+            if scorer is not None:
+                logs.append(scorer.log_weight(state))
+                per_points.append({card: team0 if team == 0 else total - team0
+                                   for card, team0 in values})
+            solved += 1
+            if self.nodes and nodes_left <= 0:
                 break
+            if ceiling is not None and _settled(per_world, _weights(logs) if logs else None):
+                break  # an easy decision: the rest of the budget is not needed
         self.last_worlds = solved
         self.last_effective_worlds = float(solved)
         if logs:
@@ -387,63 +361,6 @@ class PimcBot(Bot):
         self.last_equity = {c: v / solved for c, v in totals.items()} if (
             solved and worth is not float) else {}
         return self.last_equity or self.last_means
-
-    def _search_cores(self, rules: Rules) -> list[SearchCore]:
-        """One search core per thread (each its own table), built at the first move under
-        these rules; none at a table the solver does not play (rollouts instead)."""
-        from sueca.solver import SolverError, new_core
-
-        if self._core_rules is not rules:
-            self._core_rules = rules
-            if self._threads_pool is not None:
-                self._threads_pool.shutdown(wait=False)
-                self._threads_pool = None
-            try:
-                self._core = new_core(rules, table_bits=_TABLE_BITS)
-            except SolverError:
-                self._core = None  # a table the solver does not play: rollouts instead
-            self._more_cores = [new_core(rules, table_bits=_TABLE_BITS)
-                                for _ in range(self.threads - 1)] if self._core else []
-        return [self._core, *self._more_cores] if self._core is not None else []
-
-    def _solve_batch(self, cores: list[SearchCore], batch: list[tuple[State, int]], limit: int,
-                     solutions: dict[int, list[tuple[Card, int]]]
-                     ) -> list[tuple[list[tuple[Card, int]] | None, int]]:
-        """Each world's card values (None where ``limit`` nodes did not suffice) and the nodes
-        it took, world ``i`` solved on core ``i``: at once on the bot's threads when it has
-        more than one (the C search lets the interpreter go while it runs). A world of the
-        candidate pool solved before costs nothing."""
-        from sueca.solver import position_of
-
-        def solve(core: SearchCore, state: State) -> tuple[list[tuple[Card, int]] | None, int]:
-            before, clock = core.nodes, time.perf_counter()
-            values = core.move_values(*position_of(state), -1, limit)
-            spent = core.nodes - before
-            elapsed = time.perf_counter() - clock
-            if elapsed > 0.01 and spent > 0:
-                self._rate = spent / elapsed  # one thread's rate: each has the time left
-            return values, spent
-
-        jobs = {i: (cores[i], state) for i, (state, pick) in enumerate(batch)
-                if pick < 0 or (pick not in solutions and pick not in
-                                {p for _, p in batch[:i]})}
-        if len(jobs) > 1:
-            if self._threads_pool is None:
-                self._threads_pool = ThreadPoolExecutor(self.threads,
-                                                        thread_name_prefix="pimc")
-            futures = {i: self._threads_pool.submit(solve, *job) for i, job in jobs.items()}
-            answers = {i: future.result() for i, future in futures.items()}
-        else:
-            answers = {i: solve(*job) for i, job in jobs.items()}
-        out: list[tuple[list[tuple[Card, int]] | None, int]] = []
-        for i, (_, pick) in enumerate(batch):
-            if i in answers:
-                out.append(answers[i])
-                continue
-            first = next(j for j, (_, p) in enumerate(batch) if p == pick)
-            known = solutions.get(pick)
-            out.append((known if known is not None else answers[first][0], 0))
-        return out
 
     def _posterior(self, info: InformationState, ceiling: float | None,
                    started: float) -> _Pool | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 import random
 
 import pytest
@@ -99,8 +98,6 @@ def test_too_few_worlds_fall_back_to_heuristic() -> None:
     ("pimc:time=x", "time='x'"),
     ("pimc:depth=3", "no option 'depth'"),
     ("pimc:min_worlds=0", "min_worlds='0'"),
-    ("pimc:threads=0", "threads='0'"),
-    ("pimc:threads=9", "threads='9'"),
 ])
 def test_bad_options(spec: str, named: str) -> None:
     """A bad option is refused with a message naming the bot and what is wrong."""
@@ -118,54 +115,10 @@ def test_plays_a_whole_deal() -> None:
     assert state.is_finished() and sum(state.team_points()) == 120
 
 
-def test_threads_solve_the_same_worlds_and_give_the_same_values() -> None:
-    """``threads=2`` solves two worlds at once, drawn in the same order from the bot's
-    generator: with a fixed number of worlds the values are those of one thread exactly."""
-    _, info = late_info(seed=2, plays=6)
-    one = make_bot("pimc:worlds=9:nodes=0", seed=4)
-    two = make_bot("pimc:worlds=9:nodes=0:threads=2", seed=4)
-    assert isinstance(one, PimcBot) and isinstance(two, PimcBot)
-    assert one.choose(info) == two.choose(info)
-    assert one.last_worlds == two.last_worlds == 9
-    assert one.last_means == two.last_means
-    # And the generator is left where one thread leaves it: the next move draws alike.
-    assert one.rng.random() == two.rng.random()
-
-
-def test_threads_under_a_node_budget_play_the_same_on_every_run() -> None:
-    """Each thread's table sees the same worlds in the same order, so a world's node count,
-    and what fits in the budget, do not depend on how the threads were timed."""
-    _, info = late_info(seed=1, plays=5)
-    runs = []
-    for _ in range(3):
-        bot = make_bot("pimc:nodes=600000:worlds=64:threads=2", seed=2)
-        assert isinstance(bot, PimcBot)
-        runs.append((bot.choose(info), bot.last_worlds, bot.last_means))
-        bot.close()
-    assert runs[0] == runs[1] == runs[2]
-    assert 1 <= runs[0][1] < 64  # the budget, not the cap, ended the search
-
-
-def test_threads_with_the_candidate_pool_and_a_copied_bot() -> None:
-    _, info = late_info(seed=3, plays=20)
-    spec = "pimc:inference=heuristic:candidates=3:worlds=8:nodes=0:threads=2"
-    bot = make_bot(spec, seed=6)
-    assert isinstance(bot, PimcBot)
-    card = bot.choose(info)
-    assert bot.last_worlds == 8 and card in info.legal_moves()
-    # A server's bot worker gets a copy per move: no thread pool nor C table travels.
-    copy = pickle.loads(pickle.dumps(bot))
-    assert copy._threads_pool is None and copy._more_cores == []
-    fresh = make_bot(spec, seed=6)
-    assert fresh.choose(info) == card
-    bot.close()
-    assert bot._threads_pool is None and bot._more_cores == []
-
-
 def test_a_bad_option_beside_good_ones_changes_nothing() -> None:
     bot = PimcBot()
-    for options in ({"goal": "match", "threads": "9"}, {"softening": "0.3", "threads": "0"},
-                     {"goal": "match", "spread": "1e-9"}):
+    for options in ({"goal": "match", "spread": "1e-9"}, {"softening": "0.3", "spread": "-1"},
+                     {"goal": "match", "spread": "inf"}):
         with pytest.raises(ValueError):
             bot.configure(options)
-        assert (bot.goal, bot.softening, bot.threads, bot.spread) == ("points", 0.5, 1, 0.0)
+        assert (bot.goal, bot.softening, bot.spread) == ("points", 0.5, 0.0)
