@@ -40,9 +40,9 @@ LEVELS: tuple[Level, ...] = (
           "plays by the table's rules of thumb: follows its partner, saves its trumps"),
     Level("strong", "ismcts:iterations=300",
           "thinks ahead over the hands it cannot see (tree search)"),
-    # pimc with twice today's node budget and room for more worlds once they are cheap: +1.24
-    # card points a deal over today's pimc (95% CI +0.33 to +2.15; BENCHMARKS.md, "The
-    # expert's budget"), under 1 s a move on one core. ``pimc`` itself is unchanged.
+    # pimc with twice today's node budget and room for more worlds once they are cheap: +1.19
+    # card points a deal over today's pimc (95% CI +0.41 to +1.97, 1,000 pairs; BENCHMARKS.md,
+    # "The expert's budget"), under 1 s a move on one core. ``pimc`` itself is unchanged.
     Level("expert", EXPERT_SPEC,
           "the strongest bot: weighs every deal consistent with what it saw"),
 )
