@@ -25,6 +25,7 @@ from sueca.bots.equity import (
     tables,
 )
 from sueca.bots.pimc import PimcBot
+from sueca.cards import Card
 from sueca.infostate import InformationState
 from sueca.match import Match
 from sueca.referee import Referee
@@ -197,15 +198,20 @@ def test_playing_for_the_match_takes_the_sure_61_over_more_points() -> None:
         PimcBot().configure({"goal": "glory"})
 
 
-def test_ismcts_playing_for_the_match_takes_the_sure_61_too() -> None:
-    _, info = _end_position()
+def _sure_61(info: InformationState) -> Card:
+    """The card pimc playing for the match at 3-3 plays at :func:`_end_position`."""
     sure = PimcBot(seed=1, worlds=64, nodes=0)
     sure.configure({"goal": "match"})
     sure.set_match_score((3, 3))
+    return sure.choose(info)
+
+
+def test_ismcts_playing_for_the_match_takes_the_sure_61_too() -> None:
+    _, info = _end_position()
     bot = make_bot("ismcts:goal=match:iterations=2000", seed=1)
     bot.set_match_score((3, 3))
     card, reason = bot.explain(info)
-    assert card == sure.choose(info) and "winning the match" in reason
+    assert card == _sure_61(info) and "winning the match" in reason
     with pytest.raises(ValueError, match="goal"):
         make_bot("ismcts:goal=glory")
 
@@ -229,12 +235,9 @@ def test_a_stake_averaged_over_doubt_keeps_its_order_and_its_middle() -> None:
 
 def test_playing_for_the_match_with_doubt_still_takes_the_sure_61() -> None:
     _, info = _end_position()
-    sure = PimcBot(seed=1, worlds=64, nodes=0)
-    sure.configure({"goal": "match"})
-    sure.set_match_score((3, 3))
     doubting = make_bot("pimc:goal=match:spread=8:worlds=64:nodes=0", seed=1)
     doubting.set_match_score((3, 3))
-    assert doubting.choose(info) == sure.choose(info)
+    assert doubting.choose(info) == _sure_61(info)
     for bad in ("-1", "1e-200", "inf", "nan", "500"):
         with pytest.raises(ValueError, match="spread"):
             make_bot(f"pimc:goal=match:spread={bad}")
