@@ -29,7 +29,7 @@ from sueca.match import Match
 from sueca.record import GameRecord, dumps
 from sueca.referee import Event, EventKind, Referee
 from sueca.rules import Rules
-from sueca.scoring import HandResult
+from sueca.scoring import HandResult, level, score_contract
 from sueca.state import State
 
 PlayListener = Callable[[State, int, int], None]  # state after the play, seat, card
@@ -138,8 +138,8 @@ class DuplicateSummary:
     errors: list[str] = field(default_factory=list)  # what external bots did wrong
     rotation: bool = False  # boards are seat rotations (a bidding table)
     baseline_points: list[float] = field(default_factory=list)  # B's, same seats (rotation)
-    # A's mean game points a deal: each deal scored as a match's first (partnership tables
-    # scored in games), the seat's in a rotation, or a pair of whole matches' per deal.
+    # A's mean game points a deal: each deal's worth in games (partnership tables scored in
+    # games), the seat's in a rotation, or a pair of whole matches' per deal.
     game_a: list[float] = field(default_factory=list)
     game_b: list[float] = field(default_factory=list)  # B's, in the same seats
     # Whole matches (``--matches``): A's share of each pair of matches, and the deals played.
@@ -439,8 +439,6 @@ def _deal_games(rules: Rules, result: HandResult) -> tuple[int, ...]:
     the score: 1, 2 or 4 to the side past 60, 90 or 119 (none for a tie), before what a match
     makes of them (rolha, bandeira, a carried tie). A deal that a proven revoke decided
     (renúncia) is scored as the table scores it, the penalty's games included."""
-    from sueca.scoring import level
-
     if result.revoked_by is not None or result.false_denunciations:
         return result.game_points
     total = sum(result.points)
@@ -557,8 +555,6 @@ def _play_rotation(
 
 def _game_points(state: State) -> tuple[int, ...]:
     """Each seat's game points for a finished deal of a bidding table."""
-    from sueca.scoring import score_contract
-
     assert state.contract is not None
     return score_contract(state.rules, state.contract, state.team_points(), state.teams,
                           state.team_tricks()).game_points
