@@ -186,8 +186,7 @@ class PimcBot(Bot):
         if "softening" in values and values["softening"] > 1:
             raise ValueError(f"pimc option softening={options['softening']!r} is not a valid "
                              "value (a number above 0, at most 1)")
-        if "spread" in values and not MIN_SPREAD <= values["spread"] <= MAX_SPREAD and (
-                values["spread"] != 0):
+        if values.get("spread") and not MIN_SPREAD <= values["spread"] <= MAX_SPREAD:
             raise ValueError(f"pimc option spread={options['spread']!r} is not a valid value "
                              f"(0, or card points from {MIN_SPREAD:g} to {MAX_SPREAD:g})")
         if goal is not None:
