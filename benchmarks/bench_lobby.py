@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import uvicorn
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -63,7 +63,7 @@ async def player_pings(base: str, table: dict[str, Any], mode: str, lobbies: int
     stop = asyncio.Event()
 
     async def poller(path: str, offset: float) -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        async with httpx2.AsyncClient(base_url=base, timeout=60) as client:
             await asyncio.sleep(offset)
             while not stop.is_set():
                 await client.get(path)
@@ -129,7 +129,7 @@ def main() -> None:
         port = server.servers[0].sockets[0].getsockname()[1]
         base = f"http://127.0.0.1:{port}"
         seats = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
-        with httpx.Client(base_url=base) as client:
+        with httpx2.Client(base_url=base) as client:
             for n in range(args.tables):
                 response = client.post("/api/tables", json={
                     "rules": {"variant": "standard"}, "seats": seats, "open": n % 3 == 0})

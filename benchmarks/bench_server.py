@@ -126,7 +126,7 @@ uvicorn.Server(config).run(sockets=[reuse_port_socket("127.0.0.1", int(sys.argv[
 def start_workers(count: int, db: str, redis: str, port: int,
                   nice: int = 0) -> list[subprocess.Popen[bytes]]:
     """``count`` cluster workers on one port (a fresh key prefix), once each answers."""
-    import httpx
+    import httpx2
 
     options = json.dumps({"redis_url": redis, "db_url": db,
                           "prefix": f"bench-{os.getpid()}-{time.time_ns()}"})
@@ -144,7 +144,7 @@ def start_workers(count: int, db: str, redis: str, port: int,
         for worker in workers:
             worker.kill()
         raise RuntimeError("the workers did not start")
-    httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
+    httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
     return workers
 
 
@@ -197,16 +197,16 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(db: str, port: int, stats: str, nice: int = 0) -> subprocess.Popen[bytes]:
-    import httpx
+    import httpx2
 
     process = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), stats],
                                preexec_fn=(lambda: os.nice(nice)) if nice else None)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
+            httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
             return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("server did not start")
@@ -332,7 +332,7 @@ def percentiles(values: list[float]) -> list[float]:
 def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float,
         nice: int = 0, client_nice: int = 0, variant: str = "standard",
         workers: int = 0, db: str = "", redis: str = "") -> dict[str, Any]:
-    import httpx
+    import httpx2
 
     from sueca.rules import preset
 
@@ -350,7 +350,7 @@ def run(n_tables: int, seconds: float, think: float, clients: int, warmup: float
         try:
             http = f"http://127.0.0.1:{port}"
             tables = []
-            with httpx.Client() as session:
+            with httpx2.Client() as session:
                 for index in range(n_tables):
                     data = session.post(f"{http}/api/tables", json={
                         "rules": {"variant": variant},

@@ -88,7 +88,7 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
 
 def start_server(db: str, port: int, workers: int, stats: str,
                  nice: int = 0) -> subprocess.Popen[bytes]:
-    import httpx
+    import httpx2
 
     # (its bot workers inherit its niceness)
     process = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), str(workers),
@@ -96,9 +96,9 @@ def start_server(db: str, port: int, workers: int, stats: str,
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
+            httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
             return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.2)
     process.kill()
     raise RuntimeError("server did not start")
@@ -211,7 +211,7 @@ def quantiles(values: list[float]) -> tuple[float, float]:
 
 def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float,
         level: str, nice: int = 0) -> dict[str, Any]:
-    import httpx
+    import httpx2
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -228,7 +228,7 @@ def run(n_tables: int, workers: int, seconds: float, warmup: float, think: float
         sampler.start()
         try:
             tables = []
-            with httpx.Client() as session:
+            with httpx2.Client() as session:
                 for index in range(n_tables):
                     data = session.post(f"http://127.0.0.1:{port}/api/tables", json={
                         "rules": {"variant": "standard"},

@@ -263,7 +263,7 @@ def test_in_the_browser_a_person_asks_for_a_new_deal(tmp_path: Path) -> None:
 def test_the_history_page_says_who_asked_before_a_deal(tmp_path: Path) -> None:
     """Four bots play a match with the redeal on; the finished match's replay shows, on a
     deal that followed an annulled one, who asked and with how many points."""
-    import httpx
+    import httpx2
     from playwright.sync_api import sync_playwright
     from test_server_browser import CHROMIUM, LAUNCH_ARGS
 
@@ -282,9 +282,9 @@ def test_the_history_page_says_who_asked_before_a_deal(tmp_path: Path) -> None:
             await spectator.socket.close()
 
         asyncio.run(finish())
-        (entry,) = [m for m in httpx.get(f"{server.http}/api/history").json()["matches"]
+        (entry,) = [m for m in httpx2.get(f"{server.http}/api/history").json()["matches"]
                     if m["table"] == table["id"]]
-        report = httpx.get(f"{server.http}/api/history/{entry['id']}").json()["report"]
+        report = httpx2.get(f"{server.http}/api/history/{entry['id']}").json()["report"]
         index = next(i for i, deal in enumerate(report["deals"]) if deal.get("redeals"))
         asked = report["deals"][index]["redeals"][0]
         with sync_playwright() as playwright:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -71,7 +71,7 @@ def create_table(base: str, kinds: list[str], rules: dict[str, Any] | None = Non
     if level is not None:
         for seat in seats:
             seat["level"] = level
-    response = httpx.post(f"{base}/api/tables", json={
+    response = httpx2.post(f"{base}/api/tables", json={
         "rules": rules or {"variant": "standard"}, "seats": seats})
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer, Player, play_on, token_of
 from websockets.asyncio.client import connect
@@ -26,8 +26,8 @@ def server(tmp_path: Path) -> Any:
         yield live
 
 
-def signup(base: str, name: str, password: str = "segredo-123") -> httpx.Client:
-    client = httpx.Client(base_url=base)
+def signup(base: str, name: str, password: str = "segredo-123") -> httpx2.Client:
+    client = httpx2.Client(base_url=base)
     response = client.post("/api/accounts", json={"name": name, "password": password})
     assert response.status_code == 201, response.text
     cookie = response.headers["set-cookie"]
@@ -38,20 +38,20 @@ def signup(base: str, name: str, password: str = "segredo-123") -> httpx.Client:
 
 def test_names_are_checked_and_unique_whatever_the_case(server: LiveServer) -> None:
     signup(server.http, "Ana Sofia")
-    taken = httpx.post(f"{server.http}/api/accounts",
+    taken = httpx2.post(f"{server.http}/api/accounts",
                        json={"name": "ana  SOFIA", "password": "outra-senha"})
     assert taken.status_code == 409 and taken.json()["error"] == "name_taken"
     for bad in ["", "x", "a" * 25, "<script>", 7]:
-        answer = httpx.post(f"{server.http}/api/accounts", json={"name": bad, "password": "p" * 9})
+        answer = httpx2.post(f"{server.http}/api/accounts", json={"name": bad, "password": "p" * 9})
         assert answer.status_code == 400 and answer.json()["error"] == "bad_name", bad
-    short = httpx.post(f"{server.http}/api/accounts", json={"name": "Rui", "password": "curta"})
+    short = httpx2.post(f"{server.http}/api/accounts", json={"name": "Rui", "password": "curta"})
     assert short.json()["error"] == "bad_password"
     assert check_name("  Zé   Manel ") == "Zé Manel" and name_key("ANA") == name_key("ana")
 
 
 def test_login_session_and_csrf(server: LiveServer) -> None:
     signup(server.http, "Bruno")
-    client = httpx.Client(base_url=server.http)
+    client = httpx2.Client(base_url=server.http)
     wrong = client.post("/api/session", json={"name": "bruno", "password": "not-it-at-all"})
     assert wrong.status_code == 401 and COOKIE not in client.cookies
     right = client.post("/api/session", json={"name": "bruno", "password": "segredo-123"})
@@ -62,7 +62,7 @@ def test_login_session_and_csrf(server: LiveServer) -> None:
     refused = client.post("/api/me/password", json={"old": "segredo-123", "new": "novo-segredo"})
     assert refused.status_code == 403 and refused.json()["error"] == "bad_csrf"
     # A forged cookie is nobody's.
-    forged = httpx.get(f"{server.http}/api/me", cookies={COOKIE: "eyJhIjoxLCJnIjowfQ.x.y"})
+    forged = httpx2.get(f"{server.http}/api/me", cookies={COOKIE: "eyJhIjoxLCJnIjowfQ.x.y"})
     assert forged.json() == {"account": None, "csrf": None}
     out = client.post("/api/session/end", headers={"X-CSRF-Token": me["csrf"]})
     assert out.status_code == 200
@@ -70,7 +70,7 @@ def test_login_session_and_csrf(server: LiveServer) -> None:
 
 def test_login_is_rate_limited_per_name(server: LiveServer) -> None:
     signup(server.http, "Carla")
-    codes = [httpx.post(f"{server.http}/api/session",
+    codes = [httpx2.post(f"{server.http}/api/session",
                         json={"name": "Carla", "password": f"wrong-{i}-guess"}).status_code
              for i in range(7)]
     assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
@@ -78,7 +78,7 @@ def test_login_is_rate_limited_per_name(server: LiveServer) -> None:
 
 def test_password_change_ends_other_sessions(server: LiveServer) -> None:
     first = signup(server.http, "Duarte")
-    second = httpx.Client(base_url=server.http)
+    second = httpx2.Client(base_url=server.http)
     second.post("/api/session", json={"name": "Duarte", "password": "segredo-123"})
     assert second.get("/api/me").json()["account"] is not None
     changed = first.post("/api/me/password", json={"old": "segredo-123", "new": "novo-segredo"})
@@ -86,7 +86,7 @@ def test_password_change_ends_other_sessions(server: LiveServer) -> None:
     first.headers["X-CSRF-Token"] = changed.json()["csrf"]
     assert first.get("/api/me").json()["account"]["name"] == "Duarte"
     assert second.get("/api/me").json()["account"] is None  # its cookie's generation is old
-    again = httpx.post(f"{server.http}/api/session",
+    again = httpx2.post(f"{server.http}/api/session",
                        json={"name": "Duarte", "password": "novo-segredo"})
     assert again.status_code == 200
 
@@ -102,7 +102,7 @@ def test_sessions_refuse_what_they_did_not_sign() -> None:
 
 
 async def _seat(server: LiveServer, table: dict[str, Any], seat: int,
-                client: httpx.Client | None) -> Player:
+                client: httpx2.Client | None) -> Player:
     headers = {} if client is None else {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
     socket = await connect(f"{server.ws}/ws/{table['id']}", additional_headers=headers)
     player = Player(socket, seat)
@@ -112,7 +112,7 @@ async def _seat(server: LiveServer, table: dict[str, Any], seat: int,
     return player
 
 
-async def _play_match(server: LiveServer, clients: list[httpx.Client | None],
+async def _play_match(server: LiveServer, clients: list[httpx2.Client | None],
                       seed: int, table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     table = table or new_table(server)
     players = [await _seat(server, table, seat, client) for seat, client in enumerate(clients)]
@@ -128,7 +128,7 @@ async def _play_match(server: LiveServer, clients: list[httpx.Client | None],
 
 
 def new_table(server: LiveServer) -> dict[str, Any]:
-    table: dict[str, Any] = httpx.post(f"{server.http}/api/tables", json={
+    table: dict[str, Any] = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard", "match_target": 1},
         "seats": [{"kind": "human"} for _ in range(4)]}).json()
     return table
@@ -147,12 +147,12 @@ def test_four_accounts_play_a_rated_match_and_their_ratings_change(server: LiveS
         went_up = change["after"] > change["before"]
         assert went_up == (seat in winners)
     assert [seat["name"] for seat in views[0]["seats"]] == ["Ana", "Bruno", "Carla", "Duarte"]
-    board = httpx.get(f"{server.http}/api/leaderboard?min=1").json()["players"]
+    board = httpx2.get(f"{server.http}/api/leaderboard?min=1").json()["players"]
     assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
     assert [p["matches"] for p in board] == [1, 1, 1, 1]
     assert board[0]["player"] in [("Ana", "Bruno", "Carla", "Duarte")[s] for s in winners]
-    assert httpx.get(f"{server.http}/api/leaderboard").json()["players"] == []  # min 5
-    monthly = httpx.get(f"{server.http}/api/leaderboard?min=1&period=month").json()
+    assert httpx2.get(f"{server.http}/api/leaderboard").json()["players"] == []  # min 5
+    monthly = httpx2.get(f"{server.http}/api/leaderboard?min=1&period=month").json()
     assert len(monthly["players"]) == 4
     # The table was private: its match is listed to Ana herself (logged in) only; anyone
     # else sees it counted, but not who played it, with whom, nor its replay.
@@ -161,36 +161,36 @@ def test_four_accounts_play_a_rated_match_and_their_ratings_change(server: LiveS
     assert profile["partners"] == [{"name": "Carla", "matches": 1}]
     assert profile["ratings"]["four"]["matches"] == 1
     assert profile["last"][0]["replay"].startswith("/history/")
-    for viewer in (httpx.Client(base_url=server.http), clients[1]):
+    for viewer in (httpx2.Client(base_url=server.http), clients[1]):
         public = viewer.get("/api/players/ana").json()
         assert public["played"] == 1 and public["won"] == profile["won"]
         assert public["ratings"] == profile["ratings"]
         assert public["last"] == [] and public["partners"] == []
         assert "/history/" not in viewer.get("/api/players/ana").text
-    svg = httpx.get(f"{server.http}/api/players/Ana/rating.svg")
+    svg = httpx2.get(f"{server.http}/api/players/Ana/rating.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml")
     assert "<polyline" in svg.text
-    assert httpx.get(f"{server.http}/api/players/Nobody").status_code == 404
+    assert httpx2.get(f"{server.http}/api/players/Nobody").status_code == 404
 
 
 def test_a_guest_at_the_table_makes_the_match_unrated(server: LiveServer) -> None:
-    clients: list[httpx.Client | None] = [signup(server.http, n) for n in ("Rui", "Sara", "Tó")]
+    clients: list[httpx2.Client | None] = [signup(server.http, n) for n in ("Rui", "Sara", "Tó")]
     views = asyncio.run(_play_match(server, [*clients, None], seed=5))
     rating = views[0]["rating"]
     assert not rating["rated"] and rating["reason"] == "a guest played"
     assert rating["changes"] == []
-    assert httpx.get(f"{server.http}/api/leaderboard?min=1").json()["players"] == []
-    assert httpx.get(f"{server.http}/api/players/Rui").json()["played"] == 1
+    assert httpx2.get(f"{server.http}/api/leaderboard?min=1").json()["players"] == []
+    assert httpx2.get(f"{server.http}/api/players/Rui").json()["played"] == 1
 
 
 def test_an_open_tables_match_is_listed_to_all_and_one_account_at_two_seats_counts_once(
         server: LiveServer) -> None:
     rui = signup(server.http, "Rui")
-    table: dict[str, Any] = httpx.post(f"{server.http}/api/tables", json={
+    table: dict[str, Any] = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard", "match_target": 1}, "open": True,
         "seats": [{"kind": "human"} for _ in range(4)]}).json()
     asyncio.run(_play_match(server, [rui, rui, None, None], seed=5, table=table))
-    for viewer in (rui, httpx.Client(base_url=server.http)):
+    for viewer in (rui, httpx2.Client(base_url=server.http)):
         profile = viewer.get("/api/players/Rui").json()
         assert profile["played"] == 1, profile  # the store lists the match once per seat
         assert len(profile["last"]) == 1 and profile["last"][0]["replay"].startswith("/history/")
@@ -202,18 +202,18 @@ def test_deleting_an_account_anonymises_its_matches(server: LiveServer) -> None:
     table = new_table(server)
     asyncio.run(_play_match(server, list(clients), seed=9, table=table))
     held = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 1)}"}
-    history = httpx.get(f"{server.http}/api/history", headers=held).json()["matches"]
+    history = httpx2.get(f"{server.http}/api/history", headers=held).json()["matches"]
     assert history[0]["seats"] == ["Vera", "Xico", "Zeca", "Lia"]
     wrong = clients[0].post("/api/me/delete", json={"password": "nope-nope-nope"})
     assert wrong.status_code == 401
     gone = clients[0].post("/api/me/delete", json={"password": "segredo-123"})
     assert gone.status_code == 200, gone.text
-    history = httpx.get(f"{server.http}/api/history", headers=held).json()["matches"]
+    history = httpx2.get(f"{server.http}/api/history", headers=held).json()["matches"]
     assert history[0]["seats"] == [ANONYMOUS, "Xico", "Zeca", "Lia"]
-    assert httpx.get(f"{server.http}/api/players/Vera").status_code == 404
-    board = httpx.get(f"{server.http}/api/leaderboard?min=1").json()["players"]
+    assert httpx2.get(f"{server.http}/api/players/Vera").status_code == 404
+    board = httpx2.get(f"{server.http}/api/leaderboard?min=1").json()["players"]
     assert sorted(p["player"] for p in board) == ["Lia", "Xico", "Zeca"]
-    assert httpx.post(f"{server.http}/api/session",
+    assert httpx2.post(f"{server.http}/api/session",
                       json={"name": "Vera", "password": "segredo-123"}).status_code == 401
 
 
@@ -252,10 +252,10 @@ def test_a_match_that_ended_before_a_restart_is_rated_after_it(tmp_path: Path) -
     raw.close()
     with LiveServer(db, timing=FAST) as live:
         deadline = time.monotonic() + 10
-        while not httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]:
+        while not httpx2.get(f"{live.http}/api/leaderboard?min=1").json()["players"]:
             assert time.monotonic() < deadline, "the restored match was not rated"
             time.sleep(0.05)
-        board = httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
+        board = httpx2.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
         assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
         assert all(p["matches"] == 1 for p in board)
 
@@ -270,9 +270,9 @@ def test_accounts_and_a_rated_match_on_postgresql(tmp_path: Path) -> None:
         clients = [signup(live.http, n) for n in ("Ana", "Bruno", "Carla", "Duarte")]
         views = asyncio.run(_play_match(live, list(clients), seed=8))
         assert views[0]["rating"]["rated"] and len(views[0]["rating"]["changes"]) == 4
-        board = httpx.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
+        board = httpx2.get(f"{live.http}/api/leaderboard?min=1").json()["players"]
         assert sorted(p["player"] for p in board) == ["Ana", "Bruno", "Carla", "Duarte"]
-        assert httpx.get(f"{live.http}/api/players/Ana").json()["played"] == 1
+        assert httpx2.get(f"{live.http}/api/players/Ana").json()["played"] == 1
         gone = clients[1].post("/api/me/delete", json={"password": "segredo-123"})
         assert gone.status_code == 200
-        assert httpx.get(f"{live.http}/api/players/Bruno").status_code == 404
+        assert httpx2.get(f"{live.http}/api/players/Bruno").status_code == 404

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer
 from test_accounts import signup
@@ -66,10 +66,10 @@ def test_bots_fill_the_table_after_the_wait_a_player_chose() -> None:
 def test_the_queue_seats_four_accounts_at_one_table(server: LiveServer) -> None:
     server.app.state.quickplay.rules = {"variant": "standard", "match_target": 1}
     clients = [signup(server.http, n) for n in ("Ana", "Bruno", "Carla", "Duarte")]
-    refused = httpx.post(f"{server.http}/api/quickplay", json={},
+    refused = httpx2.post(f"{server.http}/api/quickplay", json={},
                          cookies=clients[0].cookies)  # no CSRF token
     assert refused.status_code == 403
-    assert httpx.get(f"{server.http}/api/quickplay").status_code == 401
+    assert httpx2.get(f"{server.http}/api/quickplay").status_code == 401
     first = clients[0].post("/api/quickplay", json={"partner": "Carla"}).json()
     assert first["state"] == "waiting"
     clients[2].post("/api/quickplay", json={"partner": "ana"})
@@ -90,7 +90,7 @@ def test_the_queue_seats_four_accounts_at_one_table(server: LiveServer) -> None:
 
 def test_a_friend_is_invited_by_name_with_a_seat_the_inviter_holds(server: LiveServer) -> None:
     host, friend = signup(server.http, "Lia"), signup(server.http, "Zeca")
-    table = httpx.post(f"{server.http}/api/tables", json={
+    table = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard"},
         "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]}).json()
     token = table["seats"][2]["link"].split("#")[1]
@@ -113,12 +113,12 @@ def test_invitations_are_capped_per_sender_and_nobody_invites_himself(
     from sueca.server.quickplay import INVITATION_BURST
 
     host, friend, other = (signup(server.http, n) for n in ("Rita", "Amigo", "Outro"))
-    table = httpx.post(f"{server.http}/api/tables", json={
+    table = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard"},
         "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]}).json()
     token = table["seats"][2]["link"].split("#")[1]
 
-    def invite(name: str) -> httpx.Response:
+    def invite(name: str) -> httpx2.Response:
         return host.post("/api/invitations", json={"friend": name, "table": table["id"],
                                                    "token": token})
 

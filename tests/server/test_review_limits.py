@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table
 
@@ -43,12 +43,12 @@ def test_an_address_asking_too_many_reviews_gets_429(tmp_path: Path) -> None:
     with LiveServer(str(tmp_path / "sueca.db"), limits=limits) as server:
         create_table(server.http, ["bot"] * 4, rules={"variant": "standard", "match_target": 1})
         deadline = time.monotonic() + 60
-        while not (matches := httpx.get(f"{server.http}/api/history").json()["matches"]):
+        while not (matches := httpx2.get(f"{server.http}/api/history").json()["matches"]):
             assert time.monotonic() < deadline, "the bots' match did not finish"
             time.sleep(0.1)
         body = {"match": matches[0]["id"], "deal": 0, "seat": 0}
-        answers = [httpx.post(f"{server.http}/api/reviews", json=body) for _ in range(3)]
+        answers = [httpx2.post(f"{server.http}/api/reviews", json=body) for _ in range(3)]
         assert [a.status_code in (200, 202) for a in answers[:2]] == [True, True]
         assert answers[2].status_code == 429 and answers[2].json()["error"] == "rate_limited"
         # A malformed request is refused for what it is, before the rate counts.
-        assert httpx.post(f"{server.http}/api/reviews", json=[1]).status_code == 400
+        assert httpx2.post(f"{server.http}/api/reviews", json=[1]).status_code == 400

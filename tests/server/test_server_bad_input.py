@@ -7,7 +7,7 @@ import asyncio
 import logging
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 from test_server_refusals import refused
@@ -44,11 +44,11 @@ def test_a_non_ascii_token_is_refused_as_unknown_without_a_log_line(
 def test_a_huge_match_number_is_not_found(server: LiveServer, number: str) -> None:
     for path in (f"/api/history/{number}", f"/api/history/{number}/record.json",
                  f"/history/{number}"):
-        response = httpx.get(server.http + path)
+        response = httpx2.get(server.http + path)
         assert response.status_code == 404, path  # it was a 500: SQLite or int refused it
-    response = httpx.post(f"{server.http}/api/tables/x/seats/{number}", json={})
+    response = httpx2.post(f"{server.http}/api/tables/x/seats/{number}", json={})
     assert response.status_code == 404
-    assert httpx.get(f"{server.http}/api/history/999999999999999999").status_code == 404
+    assert httpx2.get(f"{server.http}/api/history/999999999999999999").status_code == 404
 
 
 def test_a_socket_holds_one_seat(server: LiveServer) -> None:
@@ -74,16 +74,16 @@ def test_a_socket_holds_one_seat(server: LiveServer) -> None:
 
 def test_a_free_seat_taken_from_the_lobby_gets_a_token_of_its_own(server: LiveServer,
                                                                   tmp_path: Path) -> None:
-    response = httpx.post(f"{server.http}/api/tables", json={
+    response = httpx2.post(f"{server.http}/api/tables", json={
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
         "open": True})
     table = response.json()
     invited = token_of(table, 1)
-    taken = httpx.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={"name": "Rui"})
+    taken = httpx2.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={"name": "Rui"})
     assert taken.status_code == 200
     token = taken.json()["token"]
     assert token != invited  # the invitation's token was handed out already
-    again = httpx.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={})
+    again = httpx2.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={})
     assert again.status_code == 409 and again.json()["error"] == "seat_taken"
     room = server.room(table["id"])
     assert room.table.seat_for_token(invited) is None
@@ -107,14 +107,14 @@ def test_a_free_seat_taken_from_the_lobby_gets_a_token_of_its_own(server: LiveSe
 
 
 def test_an_invited_player_who_came_first_keeps_the_seat(server: LiveServer) -> None:
-    response = httpx.post(f"{server.http}/api/tables", json={
+    response = httpx2.post(f"{server.http}/api/tables", json={
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
         "open": True})
     table = response.json()
 
     async def scenario() -> None:
         invited = await join(server.ws, table["id"], token_of(table, 1), 1)
-        taken = httpx.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={})
+        taken = httpx2.post(f"{server.http}/api/tables/{table['id']}/seats/1", json={})
         assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
         assert (await invited.sync())["you"] == 1
         await invited.socket.close()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from server_support import FAST, create_table, join, play_on, stored_match, token_of
@@ -425,9 +425,9 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
+            httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=1)
             return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
                 raise RuntimeError("sueca serve did not start") from None
@@ -436,7 +436,7 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 def _workers_of(server: subprocess.Popen[bytes], port: int) -> list[int]:
     """Open a table of four bots and wait until the server's bot workers exist."""
-    response = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+    response = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json={
         "rules": {"variant": "standard"},
         "seats": [{"kind": "bot", "level": "random"} for _ in range(4)]})
     assert response.status_code == 201, response.text

@@ -275,7 +275,7 @@ def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
     the latest); the finished match's replay says who cried it and that he was right."""
     import asyncio
 
-    import httpx
+    import httpx2
     from playwright.sync_api import sync_playwright
     from server_support import create_table, join, token_of
 
@@ -308,8 +308,8 @@ def test_the_history_page_says_who_cried_renuncia(tmp_path: Path) -> None:
 
         asyncio.run(revoke_and_wait())
         mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # a private table's
-        (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
-        report = httpx.get(f"{server.http}/api/history/{entry['id']}",
+        (entry,) = httpx2.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+        report = httpx2.get(f"{server.http}/api/history/{entry['id']}",
                            headers=mine).json()["report"]
         index = next(i for i, deal in enumerate(report["deals"]) if deal.get("denunciations"))
         cry = report["deals"][index]["denunciations"][-1]
@@ -342,10 +342,10 @@ def test_the_match_over_dialog_offers_no_renuncia(browser: Any, tmp_path: Path) 
     """A renúncia match to one game, Ana among three bots: once it is won the dialog offers a
     rematch and the history, never the cry (a won match stands), though the deal's rule alone
     would still let her cry."""
-    import httpx
+    import httpx2
 
     with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
-        response = httpx.post(f"{server.http}/api/tables", json={
+        response = httpx2.post(f"{server.http}/api/tables", json={
             "rules": {"variant": "standard", "renuncia": True, "match_target": 1},
             "seats": [{"kind": "human", "name": "Ana"}] + [
                 {"kind": "bot", "level": "heuristic"}] * 3})

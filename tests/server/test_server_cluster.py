@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from server_support import (
@@ -177,7 +177,7 @@ def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
     table = create_table(a.http, ["human", "human", "bot", "bot"], level="heuristic")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:  # the lobby change reaches the other worker
-        listed = httpx.get(f"{b.http}/api/tables").json()["tables"]
+        listed = httpx2.get(f"{b.http}/api/tables").json()["tables"]
         if [t["id"] for t in listed] == [table["id"]]:
             break
         time.sleep(0.1)
@@ -225,18 +225,18 @@ def test_a_table_of_one_worker_is_listed_and_played_on_the_other(
 def test_a_free_seat_is_taken_through_any_worker(
         two_workers: tuple[ThreadWorker, ThreadWorker]) -> None:
     a, b = two_workers
-    created = httpx.post(f"{a.http}/api/tables", json={
+    created = httpx2.post(f"{a.http}/api/tables", json={
         "rules": {"variant": "standard"}, "open": True,
         "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human"},
                   {"kind": "bot"}, {"kind": "bot"}]})
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]
-    taken = httpx.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Rui"})
+    taken = httpx2.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Rui"})
     assert taken.status_code == 200, taken.text
     token = taken.json()["token"]
-    again = httpx.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Zé"})
+    again = httpx2.post(f"{b.http}/api/tables/{table_id}/seats/1", json={"name": "Zé"})
     assert again.status_code == 409 and again.json()["error"]  # the owner's refusal
-    assert httpx.post(f"{b.http}/api/tables/nothing/seats/1", json={}).status_code == 404
+    assert httpx2.post(f"{b.http}/api/tables/nothing/seats/1", json={}).status_code == 404
 
     async def sit() -> dict[str, Any]:
         player = await join(b.ws, table_id, token, 1)
@@ -263,9 +263,9 @@ def _start_worker(options: dict[str, Any], port: int) -> subprocess.Popen[bytes]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=1).status_code == 200:
                 return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("the worker did not start")
@@ -414,12 +414,12 @@ def test_serve_workers_share_one_port_and_replace_a_dead_one() -> None:
         try:
             workers = _children(supervisor.pid, 2)
             base = f"http://127.0.0.1:{port}"
-            _wait_for(lambda: httpx.get(f"{base}/api/bots", timeout=1).status_code == 200)
+            _wait_for(lambda: httpx2.get(f"{base}/api/bots", timeout=1).status_code == 200)
             tables = [create_table(base, ["human", "bot", "bot", "bot"], level="random")
                       for _ in range(6)]
             # Made through one port, the tables are spread over both; each lists them all.
             _wait_for(lambda: {t["id"] for t in tables} <= {
-                t["id"] for t in httpx.get(f"{base}/api/tables").json()["tables"]})
+                t["id"] for t in httpx2.get(f"{base}/api/tables").json()["tables"]})
             os.kill(workers[0], signal.SIGKILL)
             replaced = _children(supervisor.pid, 2, besides={workers[1]})
             assert workers[0] not in replaced
@@ -477,7 +477,7 @@ def _wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
         try:
             if condition():
                 return
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         time.sleep(0.2)
     raise AssertionError("timed out")

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import (
     LiveServer,
@@ -121,10 +121,10 @@ def test_italiana5_auction_call_and_play_to_the_end_of_the_match(
     # The history page has it, and the download is a record `sueca check` accepts.
     # (A private table's: shown to a holder of one of its seats, issue 17.)
     mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}
-    history = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+    history = httpx2.get(f"{server.http}/api/history", headers=mine).json()["matches"]
     (entry,) = [m for m in history if m["table"] == table["id"]]
     assert entry["rules"]["variant"] == "italiana5" and len(entry["score"]) == 5
-    text = httpx.get(f"{server.http}/api/history/{entry['id']}/record.json", headers=mine).text
+    text = httpx2.get(f"{server.http}/api/history/{entry['id']}/record.json", headers=mine).text
     assert check(loads(text))["valid"]
 
 
@@ -346,11 +346,11 @@ def test_a_double_deck_hand_holding_both_copies_plays_them_by_name(server: LiveS
 def test_a_three_player_table_from_the_lobby_the_partner_plays_the_dummy(
     server: LiveServer, tmp_path: Path
 ) -> None:
-    refused = httpx.post(f"{server.http}/api/tables", json={
+    refused = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard", "dummy": 2},
         "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]})
     assert refused.status_code == 400 and "dummy" in refused.json()["message"]
-    response = httpx.post(f"{server.http}/api/tables", json={
+    response = httpx2.post(f"{server.http}/api/tables", json={
         "rules": {"variant": "standard", "dummy": 2, "match_target": 1},
         "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "heuristic"},
                   {"kind": "dummy"}, {"kind": "bot", "level": "heuristic"}]})
@@ -358,7 +358,7 @@ def test_a_three_player_table_from_the_lobby_the_partner_plays_the_dummy(
     table = response.json()
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "dummy", "bot"]
     assert table["seats"][2]["link"] is None
-    listed = httpx.get(f"{server.http}/api/tables").json()["tables"]
+    listed = httpx2.get(f"{server.http}/api/tables").json()["tables"]
     (entry,) = [t for t in listed if t["id"] == table["id"]]
     assert entry["seats"][2]["status"] == "dummy" and not entry["seats"][2]["free"]
 

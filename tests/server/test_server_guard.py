@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer, create_table, token_of
 from web_support import CHROMIUM, LAUNCH_ARGS, need_chromium
@@ -48,11 +48,11 @@ def guarded(tmp_path: Path) -> Iterator[GuardedServer]:
 
 
 def tables(server: LiveServer) -> int:
-    return len(httpx.get(f"{server.http}/api/tables").json()["tables"])
+    return len(httpx2.get(f"{server.http}/api/tables").json()["tables"])
 
 
-def post(server: LiveServer, headers: dict[str, str]) -> httpx.Response:
-    return httpx.post(f"{server.http}/api/tables", json=BODY, headers=headers)
+def post(server: LiveServer, headers: dict[str, str]) -> httpx2.Response:
+    return httpx2.post(f"{server.http}/api/tables", json=BODY, headers=headers)
 
 
 def test_a_cross_site_post_is_refused_and_creates_nothing(guarded: GuardedServer) -> None:
@@ -85,17 +85,17 @@ def test_same_site_and_browserless_posts_are_allowed(guarded: GuardedServer) -> 
 
 
 def test_taking_a_seat_from_another_site_is_refused(guarded: GuardedServer) -> None:
-    response = httpx.post(f"{guarded.http}/api/tables", json={
+    response = httpx2.post(f"{guarded.http}/api/tables", json={
         "rules": {"variant": "standard"}, "open": True,
         "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human"}, {"kind": "bot"},
                   {"kind": "bot"}]})
     table = response.json()["id"]
     url = f"{guarded.http}/api/tables/{table}/seats/1"
-    refused = httpx.post(url, json={"name": "Eve"}, headers={"Origin": "https://evil.example"})
+    refused = httpx2.post(url, json={"name": "Eve"}, headers={"Origin": "https://evil.example"})
     assert refused.status_code == 403
-    listed = httpx.get(f"{guarded.http}/api/tables").json()["tables"][0]
+    listed = httpx2.get(f"{guarded.http}/api/tables").json()["tables"][0]
     assert listed["seats"][1]["free"] is True
-    assert httpx.post(url, json={"name": "Rui"}).status_code == 200
+    assert httpx2.post(url, json={"name": "Rui"}).status_code == 200
 
 
 def test_a_cross_site_socket_is_refused_at_the_handshake(guarded: GuardedServer) -> None:
@@ -139,7 +139,7 @@ def test_every_answer_carries_the_security_headers(guarded: GuardedServer) -> No
     table = create_table(guarded.http, ["human", "bot", "bot", "bot"])
     for path in ("/", f"/t/{table['id']}", "/history", "/static/lobby.js", "/api/tables",
                  "/api/bots", "/no/such/page"):
-        headers = httpx.get(guarded.http + path).headers
+        headers = httpx2.get(guarded.http + path).headers
         assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
         assert "frame-ancestors 'none'" in headers["content-security-policy"]
         assert "script-src 'self'" in headers["content-security-policy"]
@@ -173,7 +173,7 @@ def test_the_server_wide_table_limit_and_the_cap_on_tables_in_play(tmp_path: Pat
         # A finished match no longer counts: four quick bots play a one-game match out.
         quick = {"rules": {"variant": "standard", "match_target": 1},
                  "seats": [{"kind": "bot", "level": "random"}] * 4}
-        assert httpx.post(f"{live.http}/api/tables", json=quick).status_code == 201
+        assert httpx2.post(f"{live.http}/api/tables", json=quick).status_code == 201
         for _ in range(200):
             if tables(live) == 0:  # over, nobody sitting: off the list and out of play
                 break

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 
@@ -20,14 +20,14 @@ def test_an_address_over_its_table_limit_is_refused_with_429(tmp_path: Path) -> 
     with LiveServer(str(tmp_path / "sueca.db"), limits=limits) as server:
         for _ in range(2):
             create_table(server.http, ["human", "bot", "bot", "bot"])
-        response = httpx.post(f"{server.http}/api/tables", json={
+        response = httpx2.post(f"{server.http}/api/tables", json={
             "rules": {"variant": "standard"},
             "seats": [{"kind": "human", "name": n} for n in "ABCD"]})
         assert response.status_code == 429
         assert response.json() == {
             "error": "rate_limited",
             "message": "too many new tables from this address: at most 1 a minute"}
-        assert len(httpx.get(f"{server.http}/api/tables").json()["tables"]) == 2
+        assert len(httpx2.get(f"{server.http}/api/tables").json()["tables"]) == 2
 
 
 def test_a_socket_over_its_message_limit_gets_errors_and_changes_nothing(tmp_path: Path

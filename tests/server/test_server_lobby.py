@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 from websockets.asyncio.client import ClientConnection, connect
@@ -19,7 +19,7 @@ from sueca.server.app import _table_summary
 
 
 def listing(server: LiveServer, query: str = "") -> dict[str, Any]:
-    data: dict[str, Any] = httpx.get(f"{server.http}/api/tables{query}").json()
+    data: dict[str, Any] = httpx2.get(f"{server.http}/api/tables{query}").json()
     return data
 
 
@@ -78,7 +78,7 @@ def test_the_listing_pages_newest_first_and_follows_every_change(server: LiveSer
 def test_a_finished_match_leaves_the_listing(server: LiveServer) -> None:
     quick = {"rules": {"variant": "standard", "match_target": 1},
              "seats": [{"kind": "bot", "level": "random"}] * 4}
-    table_id = httpx.post(f"{server.http}/api/tables", json=quick).json()["id"]
+    table_id = httpx2.post(f"{server.http}/api/tables", json=quick).json()["id"]
     for _ in range(200):
         if not listing(server)["tables"]:
             break

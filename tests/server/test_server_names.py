@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 from starlette.requests import Request
@@ -27,15 +27,15 @@ BAD_NAMES = ["\ud800B", "A\x00B", "Ana\u202e", "A\u2066B\u2069", "Rui\u200e", "Z
 
 
 def tables(base: str) -> list[dict[str, Any]]:
-    listed: list[dict[str, Any]] = httpx.get(f"{base}/api/tables").json()["tables"]
+    listed: list[dict[str, Any]] = httpx2.get(f"{base}/api/tables").json()["tables"]
     return listed
 
 
-def post_table(base: str, names: list[str], **extra: Any) -> httpx.Response:
+def post_table(base: str, names: list[str], **extra: Any) -> httpx2.Response:
     # json.dumps writes a lone surrogate as the escape \ud800, as a hostile client would.
     body = json.dumps({"rules": {"variant": "standard"},
                        "seats": [{"kind": "human", "name": n} for n in names], **extra})
-    return httpx.post(f"{base}/api/tables", content=body,
+    return httpx2.post(f"{base}/api/tables", content=body,
                       headers={"Content-Type": "application/json"})
 
 
@@ -86,10 +86,10 @@ def test_taking_an_open_seat_with_a_bad_name_is_refused_and_the_seat_stays_free(
     made = post_table(server.http, ["Ana", "", "", ""], open=True).json()
     url = f"{server.http}/api/tables/{made['id']}/seats/1"
     for name in BAD_NAMES:
-        answer = httpx.post(url, content=json.dumps({"name": name}),
+        answer = httpx2.post(url, content=json.dumps({"name": name}),
                             headers={"Content-Type": "application/json"})
         assert answer.status_code == 400 and answer.json()["error"] == "bad_name", answer.text
-    taken = httpx.post(url, json={"name": "Rui"})
+    taken = httpx2.post(url, json={"name": "Rui"})
     assert taken.status_code == 200, taken.text
 
 
@@ -98,9 +98,9 @@ def test_nan_and_infinity_are_not_json_to_the_server(server: LiveServer) -> None
         body = ('{"rules": {"variant": "standard"}, "turn_seconds": ' + constant
                 + ', "seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"},'
                 ' {"kind": "bot"}]}')
-        answer = httpx.post(f"{server.http}/api/tables", content=body)
+        answer = httpx2.post(f"{server.http}/api/tables", content=body)
         assert answer.status_code == 400 and answer.json()["error"] == "malformed", constant
-        review = httpx.post(f"{server.http}/api/reviews",
+        review = httpx2.post(f"{server.http}/api/reviews",
                             content='{"match": 1, "deal": 0, "seat": ' + constant + "}")
         assert review.status_code == 400 and review.json()["error"] == "malformed", constant
     assert tables(server.http) == []
@@ -112,18 +112,18 @@ def test_a_stored_name_that_is_not_unicode_cannot_take_the_history_down(
     with LiveServer(str(db)) as server:
         create_table(server.http, ["bot"] * 4, rules={"variant": "standard", "match_target": 1})
         deadline = time.monotonic() + 60
-        while not httpx.get(f"{server.http}/api/history").json()["matches"]:
+        while not httpx2.get(f"{server.http}/api/history").json()["matches"]:
             assert time.monotonic() < deadline, "the bots' match did not finish"
             time.sleep(0.1)
         # An old row, stored before names were checked (or by another program).
         with sqlite3.connect(db) as connection:
             connection.execute("UPDATE matches SET seats = ?",
                                (json.dumps(["\ud800Ana", "Bruno", "Carla", "Duarte"]),))
-        history = httpx.get(f"{server.http}/api/history")
+        history = httpx2.get(f"{server.http}/api/history")
         assert history.status_code == 200, history.text
         match = history.json()["matches"][0]
         assert match["seats"] == ["?Ana", "Bruno", "Carla", "Duarte"]
-        one = httpx.get(f"{server.http}/api/history/{match['id']}")
+        one = httpx2.get(f"{server.http}/api/history/{match['id']}")
         assert one.status_code == 200 and one.json()["match"]["seats"][0] == "?Ana"
 
 

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import (
     LiveServer,
@@ -126,32 +126,32 @@ def test_bots_finish_a_table_of_four_bots_and_history_serves_the_record(
 
     final = asyncio.run(scenario())
     assert final["score"]["winner"] in (0, 1)
-    history = httpx.get(f"{server.http}/api/history").json()["matches"]
+    history = httpx2.get(f"{server.http}/api/history").json()["matches"]
     (entry,) = [m for m in history if m["table"] == table["id"]]
-    detail = httpx.get(f"{server.http}/api/history/{entry['id']}").json()
+    detail = httpx2.get(f"{server.http}/api/history/{entry['id']}").json()
     assert detail["report"]["valid"] and detail["report"]["match"]["winner"] == final["score"][
         "winner"]
-    download = httpx.get(f"{server.http}/api/history/{entry['id']}/record.json")
+    download = httpx2.get(f"{server.http}/api/history/{entry['id']}/record.json")
     assert "attachment" in download.headers["content-disposition"]
     record = loads(download.text)
     assert check(record)["valid"]
     assert record.extra["seats"] == entry["seats"]
-    assert httpx.get(f"{server.http}/api/history/999999").status_code == 404
+    assert httpx2.get(f"{server.http}/api/history/999999").status_code == 404
 
 
 def test_pages_and_static_files_are_served(server: LiveServer) -> None:
     for path in ("/", "/t/abc", "/history", "/history/3", "/static/table.js",
                  "/static/style.css", "/static/cards.js", "/static/i18n.js"):
-        response = httpx.get(server.http + path)
+        response = httpx2.get(server.http + path)
         assert response.status_code == 200, path
-    assert httpx.get(server.http + "/api/bots").json()["default"]
-    lobby = httpx.get(server.http + "/").text
+    assert httpx2.get(server.http + "/api/bots").json()["default"]
+    lobby = httpx2.get(server.http + "/").text
     assert "lobby.js" in lobby and "<script src=\"http" not in lobby  # nothing fetched from outside
 
 
 def test_lobby_lists_tables_without_tokens(server: LiveServer) -> None:
     table = create_table(server.http, ["human", "human", "bot", "bot"])
-    listing = httpx.get(f"{server.http}/api/tables").text
+    listing = httpx2.get(f"{server.http}/api/tables").text
     assert table["id"] in listing
     assert token_of(table, 0) not in listing and token_of(table, 1) not in listing
 
@@ -167,28 +167,28 @@ def test_create_table_refuses_bad_requests(server: LiveServer) -> None:
         [],
     ]
     for body in bad:
-        response = httpx.post(url, json=body)
+        response = httpx2.post(url, json=body)
         assert response.status_code == 400, body
         assert response.json()["message"]
-    assert httpx.post(url, content=b"not json").status_code == 400
-    assert httpx.post(url, content=b"[" * 10000).status_code == 400  # too deep to parse
-    assert httpx.post(url, content=b"1" * 10000).status_code == 400  # too many digits
-    assert httpx.post(url, content=b"x" * 20000).status_code == 400
-    assert httpx.get(f"{server.http}/api/tables").json()["tables"] == []
+    assert httpx2.post(url, content=b"not json").status_code == 400
+    assert httpx2.post(url, content=b"[" * 10000).status_code == 400  # too deep to parse
+    assert httpx2.post(url, content=b"1" * 10000).status_code == 400  # too many digits
+    assert httpx2.post(url, content=b"x" * 20000).status_code == 400
+    assert httpx2.get(f"{server.http}/api/tables").json()["tables"] == []
 
 
 def test_open_table_seat_can_be_taken_once(server: LiveServer) -> None:
-    response = httpx.post(f"{server.http}/api/tables", json={
+    response = httpx2.post(f"{server.http}/api/tables", json={
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
         "open": True})
     table_id = response.json()["id"]
-    taken = httpx.post(f"{server.http}/api/tables/{table_id}/seats/1", json={"name": "Rui"})
+    taken = httpx2.post(f"{server.http}/api/tables/{table_id}/seats/1", json={"name": "Rui"})
     assert taken.status_code == 200 and taken.json()["link"].startswith(f"/t/{table_id}#")
-    again = httpx.post(f"{server.http}/api/tables/{table_id}/seats/1", json={"name": "Eva"})
+    again = httpx2.post(f"{server.http}/api/tables/{table_id}/seats/1", json={"name": "Eva"})
     assert again.status_code == 409 and again.json()["error"] == "seat_taken"
-    assert httpx.post(f"{server.http}/api/tables/{table_id}/seats/2", json={}).status_code == 409
+    assert httpx2.post(f"{server.http}/api/tables/{table_id}/seats/2", json={}).status_code == 409
     closed = create_table(server.http, ["human", "human", "bot", "bot"])
-    refused = httpx.post(f"{server.http}/api/tables/{closed['id']}/seats/1", json={})
+    refused = httpx2.post(f"{server.http}/api/tables/{closed['id']}/seats/1", json={})
     assert refused.status_code == 409 and refused.json()["error"] == "not_open"
 
 
@@ -214,5 +214,5 @@ def test_rematch_starts_a_new_match_at_the_same_table_once_everyone_asks(
 
     asyncio.run(scenario())
     mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # (a private table's)
-    history = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+    history = httpx2.get(f"{server.http}/api/history", headers=mine).json()["matches"]
     assert [(m["table"], m["number"]) for m in history] == [(table["id"], 1)]

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer
 from web_support import chromium, english_browser
@@ -36,7 +36,7 @@ def wait_for(predicate: Any, timeout: float = 60.0) -> Any:
 def new_table(base: str, kinds: list[str], practice: bool, target: int = 10) -> dict[str, Any]:
     seats = [{"kind": k, "name": n} for k, n in zip(kinds, ["Ana", "Bruno", "Carla", "Duarte"],
                                                     strict=False)]
-    response = httpx.post(f"{base}/api/tables", json={
+    response = httpx2.post(f"{base}/api/tables", json={
         "rules": {"variant": "standard", "match_target": target}, "seats": seats,
         "practice": practice})
     assert response.status_code == 201, response.text
@@ -67,7 +67,7 @@ def test_a_learner_asks_for_a_hint_before_a_card(tmp_path: Path) -> None:
                     if message["type"] == "state":
                         view = message["view"]
                 assert view["practice"] is True
-                async with httpx.AsyncClient() as client:
+                async with httpx2.AsyncClient() as client:
                     answer = await client.post(f"{server.http}/api/tables/{table}/hint?lang=en",
                                                json={"token": token})
                 assert answer.status_code == 200, answer.text
@@ -76,7 +76,7 @@ def test_a_learner_asks_for_a_hint_before_a_card(tmp_path: Path) -> None:
                 assert parse_card(hint["card"]) in legal and hint["reason"]
                 assert "pimc" not in hint["reason"]  # plain words, not the bot's jargon
                 # Not the seat's turn, a wrong token: refused with a reason.
-                async with httpx.AsyncClient() as client:
+                async with httpx2.AsyncClient() as client:
                     wrong = await client.post(f"{server.http}/api/tables/{table}/hint",
                                               json={"token": "x" * 24})
                 assert wrong.status_code == 403 and wrong.json()["error"] == "bad_token"
@@ -87,10 +87,10 @@ def test_a_learner_asks_for_a_hint_before_a_card(tmp_path: Path) -> None:
         assert room.table.practice
         # Not a practice table: no hint.
         other = new_table(server.http, ["human", "bot", "bot", "bot"], practice=False)
-        refused = httpx.post(f"{server.http}/api/tables/{other['id']}/hint",
+        refused = httpx2.post(f"{server.http}/api/tables/{other['id']}/hint",
                              json={"token": other["seats"][0]["link"].split("#")[1]})
         assert refused.status_code == 409 and refused.json()["error"] == "not_practice"
-        assert httpx.post(f"{server.http}/api/tables/nosuch/hint",
+        assert httpx2.post(f"{server.http}/api/tables/nosuch/hint",
                           json={}).status_code == 404
 
 
@@ -98,11 +98,11 @@ def test_a_learner_asks_for_a_hint_before_a_card(tmp_path: Path) -> None:
 def test_practice_matches_are_marked_in_the_history(tmp_path: Path) -> None:
     with LiveServer(str(tmp_path / "sueca.db")) as server:
         new_table(server.http, ["bot"] * 4, practice=True, target=1)
-        [match] = wait_for(lambda: httpx.get(f"{server.http}/api/history").json()["matches"])
+        [match] = wait_for(lambda: httpx2.get(f"{server.http}/api/history").json()["matches"])
         assert match["practice"] is True
     with LiveServer(str(tmp_path / "other.db")) as server:
         new_table(server.http, ["bot"] * 4, practice=False, target=1)
-        [match] = wait_for(lambda: httpx.get(f"{server.http}/api/history").json()["matches"])
+        [match] = wait_for(lambda: httpx2.get(f"{server.http}/api/history").json()["matches"])
         assert match["practice"] is False
 
 
@@ -117,23 +117,23 @@ def test_a_private_tables_reviews_are_its_players_only(tmp_path: Path) -> None:
         room = wait_for(lambda: server.room(table))
         wait_for(lambda: room.table.match.is_over, 120)
         match_id = room.table.match_id
-        wait_for(lambda: httpx.get(f"{server.http}/api/history/{match_id}",
+        wait_for(lambda: httpx2.get(f"{server.http}/api/history/{match_id}",
                                    headers={"X-Sueca-Seats": f"{table}:{token}"}
                                    ).status_code == 200)
         body = {"match": match_id, "deal": 0, "seat": 0}
-        stranger = httpx.post(f"{server.http}/api/reviews", json=body)
+        stranger = httpx2.post(f"{server.http}/api/reviews", json=body)
         assert stranger.status_code == 404 and stranger.json()["error"] == "no_match"
-        by_table = httpx.post(f"{server.http}/api/reviews",
+        by_table = httpx2.post(f"{server.http}/api/reviews",
                               json={"table": table, "deal": 0, "seat": 0})
         assert by_table.status_code == 404  # the table's match is over: the History's rule
-        player = httpx.post(f"{server.http}/api/reviews", json=body,
+        player = httpx2.post(f"{server.http}/api/reviews", json=body,
                             headers={"X-Sueca-Seats": f"{table}:{token}"})
         assert player.status_code in (200, 202), player.text
         # Polling it without the token: as if there were none.
-        poll = httpx.get(f"{server.http}/api/reviews/{match_id}/0/0")
+        poll = httpx2.get(f"{server.http}/api/reviews/{match_id}/0/0")
         assert poll.status_code == 404
         held = {"X-Sueca-Seats": f"{table}:{token}"}
-        done = wait_for(lambda: (j := httpx.get(f"{server.http}/api/reviews/{match_id}/0/0",
+        done = wait_for(lambda: (j := httpx2.get(f"{server.http}/api/reviews/{match_id}/0/0",
                                                 headers=held).json())["status"] == "done"
                         and j, 120)
         assert len(done["review"]["cards"]) == 10

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import create_table, join, play_on, token_of
 
@@ -51,9 +51,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline and process.poll() is None:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=5).status_code == 200:
                 return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     process.kill()
     process.wait(timeout=10)

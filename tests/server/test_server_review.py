@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table
 from web_support import ARTIFACTS, PACE, chromium, english_browser
@@ -32,21 +32,21 @@ def wait_for(predicate: Any, timeout: float = 60.0) -> Any:
 def finished_match(base: str) -> dict[str, Any]:
     """A match of four bots to one game: over after its first deal (seed 7: no tie)."""
     create_table(base, ["bot"] * 4, rules={"variant": "standard", "match_target": 1})
-    matches = wait_for(lambda: httpx.get(f"{base}/api/history").json()["matches"])
+    matches = wait_for(lambda: httpx2.get(f"{base}/api/history").json()["matches"])
     match: dict[str, Any] = matches[0]
     return match
 
 
 def review(base: str, **asked: Any) -> dict[str, Any]:
     """Ask for a review and poll it until done, checking the progress on the way."""
-    response = httpx.post(f"{base}/api/reviews", json=asked)
+    response = httpx2.post(f"{base}/api/reviews", json=asked)
     assert response.status_code in (200, 202), response.text
     job = response.json()
     seen = {job["status"]}
     url = f"{base}/api/reviews/{job['match']}/{job['deal']}/{job['seat']}?lang=en"
     while job["status"] not in ("done", "failed"):
         time.sleep(0.1)
-        job = httpx.get(url).json()
+        job = httpx2.get(url).json()
         seen.add(job["status"])
         assert 0 <= job["done"] <= max(job["total"], 10)
     assert job["status"] == "done", job
@@ -67,7 +67,7 @@ def test_a_finished_deal_is_reviewed_in_a_worker_and_kept(tmp_path: Path) -> Non
         assert job["svg"].startswith("<svg") and job["svg"].count('class="card-point"') == 10
         assert job["names"] == ["Ana", "Bruno", "Carla", "Duarte"]
         # Kept: asked again, it is there at once; in another language, other words.
-        again = httpx.post(f"{server.http}/api/reviews?lang=pt",
+        again = httpx2.post(f"{server.http}/api/reviews?lang=pt",
                            json={"match": match["id"], "deal": 0, "seat": 1})
         assert again.status_code == 200 and again.json()["status"] == "done"
         assert again.json()["review"]["cards"] == [
@@ -77,7 +77,7 @@ def test_a_finished_deal_is_reviewed_in_a_worker_and_kept(tmp_path: Path) -> Non
     assert [f.name for f in files] == [f"m{match['id']}-d0-s1.json"]
     # A restarted server finds it on disk, without a worker.
     with LiveServer(str(db)) as server:
-        again = httpx.post(f"{server.http}/api/reviews",
+        again = httpx2.post(f"{server.http}/api/reviews",
                            json={"match": match["id"], "deal": 0, "seat": 1})
         assert again.status_code == 200 and again.json()["status"] == "done"
 
@@ -92,7 +92,7 @@ def test_a_deal_in_play_is_never_reviewed_and_bad_requests_are_refused(
     wait_for(lambda: room.table.match_id >= 0)
     # The deal in play (waiting on the person at seat 0): nobody may review it.
     for seat in range(4):
-        refused = httpx.post(f"{base}/api/reviews", json={"table": table, "deal": 0,
+        refused = httpx2.post(f"{base}/api/reviews", json={"table": table, "deal": 0,
                                                           "seat": seat})
         assert refused.status_code == 409, refused.text
         assert refused.json()["error"] == "not_reviewable"
@@ -107,11 +107,11 @@ def test_a_deal_in_play_is_never_reviewed_and_bad_requests_are_refused(
         ([1, 2], 400, "malformed"),
     ]
     for body, status, code in cases:
-        answer = httpx.post(f"{base}/api/reviews", json=body)
+        answer = httpx2.post(f"{base}/api/reviews", json=body)
         assert (answer.status_code, answer.json()["error"]) == (status, code), body
-    huge = httpx.post(f"{base}/api/reviews", content=b"{" + b" " * 5000 + b"}")
+    huge = httpx2.post(f"{base}/api/reviews", content=b"{" + b" " * 5000 + b"}")
     assert huge.status_code == 400 and huge.json()["error"] == "too_large"
-    assert httpx.get(f"{base}/api/reviews/1/0/0").status_code == 404
+    assert httpx2.get(f"{base}/api/reviews/1/0/0").status_code == 404
 
 
 def test_the_queue_is_bounded(tmp_path: Path) -> None:

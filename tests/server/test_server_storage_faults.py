@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 from starlette.testclient import TestClient
@@ -365,7 +365,7 @@ def test_a_failing_disk_refuses_every_change_and_the_table_goes_on_after(
                  "seats": [{"kind": "human"}, bot, {"kind": "human"}, bot]}
 
     async def scenario(server: LiveServer) -> None:
-        async with httpx.AsyncClient(base_url=server.http) as http:
+        async with httpx2.AsyncClient(base_url=server.http) as http:
             store.failing = True
             refused = await http.post("/api/tables", json=body)
             assert refused.status_code == 503, refused.text

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, create_table, join, token_of
 
@@ -413,10 +413,10 @@ def test_over_the_socket_a_cry_after_the_match_is_won_is_refused(server: LiveSer
     assert after == before and after["phase"] == "match_over"
     assert after["score"]["winner"] is not None and after["denunciations"] == []
     mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # (a private table's)
-    (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+    (entry,) = httpx2.get(f"{server.http}/api/history", headers=mine).json()["matches"]
     assert entry["finished"] is not None and entry["score"] == after["score"]["match"]
     assert entry["winner"] == after["score"]["winner"]
-    detail = httpx.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
+    detail = httpx2.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
     assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 4,
                                   "false_penalty_scored": 1}
 
@@ -443,8 +443,8 @@ def test_the_history_of_a_pontos_match_says_its_penalty_as_scored(server: LiveSe
     assert final["phase"] == "match_over" and final["score"]["winner"] == others
     assert final["summary"]["game_points"][others] == 120 == final["renuncia"]["penalty_scored"]
     mine = {"X-Sueca-Seats": f"{table['id']}:{token_of(table, 0)}"}  # (a private table's)
-    (entry,) = httpx.get(f"{server.http}/api/history", headers=mine).json()["matches"]
-    detail = httpx.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
+    (entry,) = httpx2.get(f"{server.http}/api/history", headers=mine).json()["matches"]
+    detail = httpx2.get(f"{server.http}/api/history/{entry['id']}", headers=mine).json()
     assert detail["renuncia"] == {"penalty": 4, "false_penalty": 1, "penalty_scored": 120,
                                   "false_penalty_scored": 30}
     assert detail["report"]["deals"][-1]["game_points"][others] == 120

@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from server_support import FAST, create_table
@@ -118,7 +118,7 @@ def test_a_flood_of_half_sent_requests_starves_no_one_and_is_closed_at_the_deadl
             assert all(cut_or_answered(sock) for sock in over[20:])
             # Every other address is served while the flood is open.
             for _ in range(5):
-                response = httpx.get(f"{live.http}/api/tables", timeout=10)
+                response = httpx2.get(f"{live.http}/api/tables", timeout=10)
                 assert response.status_code == 200
             # The half-sent requests are closed at their deadline (408), not held for ever.
             endings = [answer(sock, timeout=15) for sock in held]
@@ -209,7 +209,7 @@ def test_the_global_cap_refuses_connections_over_it_and_counts_websockets(db: st
                 for s in sockets[:2]:
                     await s.close()
                 await asyncio.sleep(0.3)  # the server sees them go
-                response = await asyncio.to_thread(httpx.get, f"{live.http}/api/bots")
+                response = await asyncio.to_thread(httpx2.get, f"{live.http}/api/bots")
                 assert response.status_code == 200
             finally:
                 for s in sockets:
@@ -286,7 +286,7 @@ def test_sueca_serve_at_a_low_file_limit_survives_a_flood_with_a_short_log(tmp_p
             except OSError:
                 break
         time.sleep(4)  # the flood's deadline passes
-        response = httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=10)
+        response = httpx2.get(f"http://127.0.0.1:{port}/api/bots", timeout=10)
         assert response.status_code == 200
         for sock in flood:
             sock.close()

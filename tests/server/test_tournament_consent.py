@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer
 from test_tournament_desk import people, signup
@@ -36,7 +36,7 @@ def test_a_named_partner_confirms_before_the_pair_is_made(server: LiveServer) ->
     assert clients["P1"].get(url).json()["asked_by"] == ["P0"]
     others = clients["P2"].get(url).json()  # nobody else sees the pending pair
     assert others["asked_by"] == [] and others["waiting_for"] is None
-    assert httpx.get(server.http + url).json()["waiting_for"] is None  # nor a guest
+    assert httpx2.get(server.http + url).json()["waiting_for"] is None  # nor a guest
 
     # P1 is not bound: he registers with P2 instead, and P0's proposal is dropped.
     elsewhere = clients["P1"].post(f"{url}/register", json={"partner": "P2"})
@@ -87,10 +87,10 @@ def test_tournament_and_pair_names_are_refused_as_table_names_are(
     organiser = signup(server.http, "Org")
     clients = people(server, 2)
     for bad in ("Torneio \ud800", "Torneio\x07", "Torneio \u202e"):
-        # As a hostile client sends it: JSON's \\ud800 escape (httpx cannot encode it).
+        # As a hostile client sends it: JSON's \\ud800 escape (httpx2 cannot encode it).
         answer = organiser.post("/api/tournaments", content=json.dumps({"name": bad}))
         assert answer.status_code == 400 and answer.json()["error"] == "bad_name", bad
-    assert httpx.get(f"{server.http}/api/tournaments").json()["tournaments"] == []
+    assert httpx2.get(f"{server.http}/api/tournaments").json()["tournaments"] == []
     tid = organiser.post("/api/tournaments", json={"name": "Café"}).json()["id"]
     url = f"/api/tournaments/{tid}"
     bad_pair = clients["P0"].post(f"{url}/register", content=json.dumps(

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer, Player
 from websockets.asyncio.client import connect
@@ -23,15 +23,15 @@ def server(tmp_path: Path) -> Any:
         yield live
 
 
-def signup(base: str, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=30)
+def signup(base: str, name: str) -> httpx2.Client:
+    client = httpx2.Client(base_url=base, timeout=30)
     response = client.post("/api/accounts", json={"name": name, "password": "segredo-123"})
     assert response.status_code == 201, response.text
     client.headers["X-CSRF-Token"] = response.json()["csrf"]
     return client
 
 
-def tournament(organiser: httpx.Client, clients: dict[str, httpx.Client], pairs: int,
+def tournament(organiser: httpx2.Client, clients: dict[str, httpx2.Client], pairs: int,
                **settings: Any) -> int:
     made = organiser.post("/api/tournaments", json={"name": "Torneio", **settings})
     assert made.status_code == 201, made.text
@@ -46,14 +46,14 @@ def tournament(organiser: httpx.Client, clients: dict[str, httpx.Client], pairs:
     return tid
 
 
-def people(server: LiveServer, n: int) -> dict[str, httpx.Client]:
+def people(server: LiveServer, n: int) -> dict[str, httpx2.Client]:
     return {f"P{i}": signup(server.http, f"P{i}") for i in range(n)}
 
 
 def test_refusals_name_the_problem_and_change_nothing(server: LiveServer) -> None:
     organiser = signup(server.http, "Org")
     url = f"{server.http}/api/tournaments"
-    guest = httpx.post(url, json={"name": "x"})
+    guest = httpx2.post(url, json={"name": "x"})
     assert guest.status_code == 403 and guest.json()["error"] == "bad_csrf"
     for body, code in [({"name": ""}, "bad_tournament"), ({"name": "x", "format": "liga"},
                        "bad_format"), ({"name": "x", "rounds": 99}, "bad_rounds"),
@@ -67,16 +67,16 @@ def test_refusals_name_the_problem_and_change_nothing(server: LiveServer) -> Non
     assert organiser.post("/api/tournaments", content=b"{not json").json()["error"] == "malformed"
     big = organiser.post("/api/tournaments", content=b"{" + b" " * 5000 + b"}")
     assert big.status_code == 413
-    assert httpx.get(url).json()["tournaments"] == []  # nothing was made
+    assert httpx2.get(url).json()["tournaments"] == []  # nothing was made
     for path in ("/api/tournaments/999", "/api/tournaments/abc", "/api/tournaments/%C2%B2",
                  "/api/tournaments/" + "9" * 30):
-        assert httpx.get(server.http + path).status_code == 404, path
+        assert httpx2.get(server.http + path).status_code == 404, path
     for _ in range(5):
         assert organiser.post("/api/tournaments", json={"name": "t"}).status_code == 201
     too_many = organiser.post("/api/tournaments", json={"name": "t"})
     assert too_many.status_code == 429 and too_many.json()["error"] == "too_many"
     other = signup(server.http, "Outro")
-    tid = httpx.get(url).json()["tournaments"][0]["id"]
+    tid = httpx2.get(url).json()["tournaments"][0]["id"]
     alone = other.post(f"{url}/{tid}/register", json={"partner": "Ninguém"})
     assert alone.status_code == 404 and alone.json()["error"] == "no_player"
     one_pair = other.post(f"{url}/{tid}/register", json={"partner": "Org"})
@@ -86,7 +86,7 @@ def test_refusals_name_the_problem_and_change_nothing(server: LiveServer) -> Non
     assert organiser.get(f"{url}/{tid}").json()["rounds"] == []
 
 
-async def _take_seats(server: LiveServer, clients: list[httpx.Client],
+async def _take_seats(server: LiveServer, clients: list[httpx2.Client],
                       tid: int) -> list[Player]:
     players = []
     for client in clients:
@@ -124,7 +124,7 @@ def test_a_pair_that_does_not_come_loses_by_forfeit(server: LiveServer) -> None:
             await player.socket.close()
 
     asyncio.run(come())
-    after = httpx.get(f"{server.http}/api/tournaments/{tid}").json()
+    after = httpx2.get(f"{server.http}/api/tournaments/{tid}").json()
     result = after["rounds"][0]["tables"][0]["result"]
     assert result["how"] == "forfeit" and result["winner"] == 0 and result["games"] == [4, 0]
     assert [(s["pair"], s["match_points"], s["game_points"]) for s in after["standings"]] == [
@@ -185,7 +185,7 @@ def test_pages_are_served_under_the_policy_with_no_inline_script(server: LiveSer
 
     for path in ("/tournaments", "/tournaments/1", "/static/tournaments.js",
                  "/static/tournament.js"):
-        response = httpx.get(server.http + path)
+        response = httpx2.get(server.http + path)
         assert response.status_code == 200, path
         if path.startswith("/tournaments"):
             assert "script-src 'self'" in response.headers["content-security-policy"]

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import FAST, LiveServer, Player, play_on
 from web_support import ARTIFACTS, chromium, open_page
@@ -34,15 +34,15 @@ def server(tmp_path: Path) -> Any:
         yield live
 
 
-def signup(base: str, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=30)
+def signup(base: str, name: str) -> httpx2.Client:
+    client = httpx2.Client(base_url=base, timeout=30)
     response = client.post("/api/accounts", json={"name": name, "password": "segredo-123"})
     assert response.status_code == 201, response.text
     client.headers["X-CSRF-Token"] = response.json()["csrf"]
     return client
 
 
-async def _take_seats(server: LiveServer, clients: list[httpx.Client],
+async def _take_seats(server: LiveServer, clients: list[httpx2.Client],
                       tid: int) -> list[Player]:
     """Each player opens his own seat's link (from the tournament's API, his session's) and
     sits down."""
@@ -61,7 +61,7 @@ async def _take_seats(server: LiveServer, clients: list[httpx.Client],
     return players
 
 
-async def _play_table(server: LiveServer, clients: list[httpx.Client], tid: int,
+async def _play_table(server: LiveServer, clients: list[httpx2.Client], tid: int,
                       seed: int) -> list[Player]:
     """Each of four players takes his seat (:func:`_take_seats`) and plays random legal
     cards to the end of the match."""
@@ -106,8 +106,8 @@ def _monrad(order: list[int], met: set[frozenset[int]]) -> list[tuple[int, int]]
     raise AssertionError("no pairing without a rematch")
 
 
-def _round(server: LiveServer, organiser: httpx.Client, tid: int,
-           by_account: dict[str, httpx.Client], seed: int) -> tuple[dict[str, Any],
+def _round(server: LiveServer, organiser: httpx2.Client, tid: int,
+           by_account: dict[str, httpx2.Client], seed: int) -> tuple[dict[str, Any],
                                                                    list[dict[str, Any]]]:
     started = organiser.post(f"/api/tournaments/{tid}/rounds")
     assert started.status_code == 200, started.text
@@ -149,7 +149,7 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
     assert again.status_code == 409 and again.json()["error"] == "registered"
     not_mine = by_account["Ana"].post(f"/api/tournaments/{tid}/rounds")
     assert not_mine.status_code == 403 and not_mine.json()["error"] == "not_organiser"
-    no_csrf = httpx.post(f"{server.http}/api/tournaments/{tid}/rounds",
+    no_csrf = httpx2.post(f"{server.http}/api/tournaments/{tid}/rounds",
                          cookies={COOKIE: organiser.cookies[COOKIE]})
     assert no_csrf.status_code == 403 and no_csrf.json()["error"] == "bad_csrf"
 
@@ -192,20 +192,20 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
                     totals[pair][1] += s["score"][side]
                     totals[pair][2] += sum(d["points"][side] for d in s["deals"])
 
-    final = httpx.get(f"{server.http}/api/tournaments/{tid}").json()
+    final = httpx2.get(f"{server.http}/api/tournaments/{tid}").json()
     assert final["status"] == "finished"
     got = [(s["pair"], Fraction(s["match_points"]), s["game_points"], s["card_points"])
            for s in final["standings"]]
     assert got == [(p, *totals[p]) for p in _order(totals)]
     assert [s["rank"] for s in final["standings"]] == [1, 2, 3, 4]
-    listed = httpx.get(f"{server.http}/api/tournaments").json()["tournaments"]
+    listed = httpx2.get(f"{server.http}/api/tournaments").json()["tournaments"]
     assert listed[0]["id"] == tid and listed[0]["status"] == "finished"
     # The downloads say the same.
-    download = httpx.get(f"{server.http}/api/tournaments/{tid}/results.json")
+    download = httpx2.get(f"{server.http}/api/tournaments/{tid}/results.json")
     assert "attachment" in download.headers["content-disposition"]
     assert download.json()["standings"] == final["standings"]
     sheet = list(csv.reader(io.StringIO(
-        httpx.get(f"{server.http}/api/tournaments/{tid}/results.csv").text)))
+        httpx2.get(f"{server.http}/api/tournaments/{tid}/results.csv").text)))
     assert sheet[0][:3] == ["rank", "pair", "name"]
     assert [int(row[1]) for row in sheet[1:5]] == [p for p, *_ in got]
     # A spectator sees no seat's token: none in the public view.
@@ -233,8 +233,8 @@ def test_eight_accounts_two_swiss_rounds_and_a_duplicate_round(server: LiveServe
     assert errors == [] and list_errors == []
 
 
-async def _play_sets(server: LiveServer, clients: list[httpx.Client], tid: int,
-                     organiser: httpx.Client) -> list[dict[str, Any]]:
+async def _play_sets(server: LiveServer, clients: list[httpx2.Client], tid: int,
+                     organiser: httpx2.Client) -> list[dict[str, Any]]:
     """Matches at one table, a rematch after each, until the tournament has the table's
     result (the best of three); what seat 0 saw of each match."""
     players = await _take_seats(server, clients, tid)
@@ -271,14 +271,14 @@ def test_best_of_three_sets_at_one_table(server: LiveServer) -> None:
     server.app.state.tournaments.look_every = 0
     seen = asyncio.run(_play_sets(server, order, tid, organiser))
     deadline = time.monotonic() + 30  # the end-of-match hook reads the last match
-    while httpx.get(f"{server.http}/api/tournaments/{tid}").json()["status"] != "finished":
+    while httpx2.get(f"{server.http}/api/tournaments/{tid}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the table's result was not read"
         time.sleep(0.1)
     wins = [0, 0]
     for match in seen:
         wins[match["winner"]] += 1
     assert max(wins) == 2 and len(seen) in (2, 3)  # stopped once a pair had two
-    final = httpx.get(f"{server.http}/api/tournaments/{tid}").json()
+    final = httpx2.get(f"{server.http}/api/tournaments/{tid}").json()
     result = final["rounds"][0]["tables"][0]["result"]
     assert result["sets"] == wins and result["winner"] == wins.index(2)
     assert result["games"] == [sum(m["score"][s] for m in seen) for s in (0, 1)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, Player, create_table, token_of
 from test_server_review import review, wait_for
@@ -49,7 +49,7 @@ def test_a_sealed_table_shows_no_spectator_anything(server: LiveServer) -> None:
             await player.socket.close()
 
     asyncio.run(scenario())
-    listed = httpx.get(f"{server.http}/api/tables").json()["tables"]
+    listed = httpx2.get(f"{server.http}/api/tables").json()["tables"]
     assert table["id"] not in [entry["id"] for entry in listed]
 
 
@@ -63,6 +63,6 @@ def test_a_sealed_tables_deals_are_not_reviewed_while_it_plays(server: LiveServe
     assert review(server.http, **asked)["status"] == "done"  # an ordinary table's: reviewed
     _seal(server, table["id"])
     for seat in range(4):
-        refused = httpx.post(f"{server.http}/api/reviews", json={**asked, "seat": seat})
+        refused = httpx2.post(f"{server.http}/api/reviews", json={**asked, "seat": seat})
         assert refused.status_code in (403, 404), refused.text
         assert "cards" not in refused.text

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, token_of
 from services import fresh_postgres_database
@@ -48,17 +48,17 @@ def test_a_private_tables_history_is_its_players_alone(chromium: Any, tmp_path: 
                          {"variant": "standard", "match_target": 1})
         for table in (private, public, bots):
             finished(server, table["id"])
-        anyone = httpx.get(f"{server.http}/api/history").json()["matches"]
+        anyone = httpx2.get(f"{server.http}/api/history").json()["matches"]
         assert {m["table"] for m in anyone} == {public["id"], bots["id"]}
-        (hidden,) = [m["id"] for m in httpx.get(f"{server.http}/api/history", headers={
+        (hidden,) = [m["id"] for m in httpx2.get(f"{server.http}/api/history", headers={
             "X-Sueca-Seats": f"{private['id']}:{token_of(private, 0)}"}).json()["matches"]
             if m["table"] == private["id"]]
         for path in (f"/api/history/{hidden}", f"/api/history/{hidden}/record.json"):
-            assert httpx.get(server.http + path).status_code == 404  # as if there were none
+            assert httpx2.get(server.http + path).status_code == 404  # as if there were none
             wrong = {"X-Sueca-Seats": f"{private['id']}:{token_of(public, 0)}"}
-            assert httpx.get(server.http + path, headers=wrong).status_code == 404
+            assert httpx2.get(server.http + path, headers=wrong).status_code == 404
             mine = {"X-Sueca-Seats": f"{private['id']}:{token_of(private, 0)}"}
-            assert httpx.get(server.http + path, headers=mine).status_code == 200
+            assert httpx2.get(server.http + path, headers=mine).status_code == 200
 
         # Ana's browser holds her seat (the table page kept it): she sees her match, a
         # stranger's does not; the list says each match's rules and filters by them.
@@ -148,9 +148,9 @@ def test_the_history_marks_the_seats_stand_ins_played(chromium: Any, tmp_path: P
         table = new_table(server.http, seats, {"variant": "standard", "match_target": 1},
                           open=True)
         finished(server, table["id"])
-        (match,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+        (match,) = httpx2.get(f"{server.http}/api/history").json()["matches"]
         assert match["stand_ins"] == [1.0, 0, 0, 0]  # Ana never came: her bot played it all
-        detail = httpx.get(f"{server.http}/api/history/{match['id']}").json()
+        detail = httpx2.get(f"{server.http}/api/history/{match['id']}").json()
         assert detail["match"]["stand_ins"] == [1.0, 0, 0, 0]
         page, errors = open_page(chromium, server.http + "/history")
         page.wait_for_selector("table.matches")
@@ -191,9 +191,9 @@ def test_a_name_given_after_the_match_started_reaches_its_history(chromium: Any,
         assert room.table.seat_names()[1] == "Rui"
         friend.context.close()  # both seats stood in for now (grace 0): the match ends
         finished(server, table["id"])
-        (match,) = httpx.get(f"{server.http}/api/history").json()["matches"]
+        (match,) = httpx2.get(f"{server.http}/api/history").json()["matches"]
         assert match["seats"][1] == "Rui"
-        record = httpx.get(f"{server.http}/api/history/{match['id']}/record.json").json()
+        record = httpx2.get(f"{server.http}/api/history/{match['id']}/record.json").json()
         assert "Rui" in str(record)
         page, page_errors = open_page(chromium, server.http + "/history")
         page.wait_for_selector("table.matches")

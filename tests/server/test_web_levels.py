@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-import httpx
+import httpx2
 from server_support import LiveServer
 
 from sueca.actions import AskCard
@@ -27,12 +27,12 @@ def test_each_level_is_a_bot_spec_of_its_own() -> None:
 
 def test_the_lobby_is_offered_levels_with_a_line_each(tmp_path: object) -> None:
     with LiveServer(f"{tmp_path}/sueca.db") as server:
-        data = httpx.get(f"{server.http}/api/bots").json()
+        data = httpx2.get(f"{server.http}/api/bots").json()
         assert data["bots"] == ["beginner", "intermediate", "strong", "expert"]
         assert data["default"] == "expert"
         assert all(item["description"] for item in data["levels"])
         assert "pimc" in data["algorithms"]
-        table = httpx.post(f"{server.http}/api/tables", json={
+        table = httpx2.post(f"{server.http}/api/tables", json={
             "rules": {"variant": "standard"},
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "beginner"}] * 3})
         assert table.status_code == 201, table.text

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, join, token_of
 from web_support import chromium, new_table, open_page
@@ -27,7 +27,7 @@ ANA_AND_BOTS = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "level": "h
 
 
 def listed(server: LiveServer) -> set[str]:
-    return {table["id"] for table in httpx.get(f"{server.http}/api/tables").json()["tables"]}
+    return {table["id"] for table in httpx2.get(f"{server.http}/api/tables").json()["tables"]}
 
 
 def wait_until(check: Any, timeout: float = 10.0) -> None:
@@ -65,7 +65,7 @@ def test_a_table_nobody_came_to_or_everyone_left_is_not_listed(tmp_path: Path) -
                    timeout=20)
         assert bots["id"] in listed(server)
         assert server.room(never["id"]).table.phase == "playing"  # in play, just not listed
-        assert httpx.get(f"{server.http}/api/tables").json()["total"] == 1
+        assert httpx2.get(f"{server.http}/api/tables").json()["total"] == 1
 
         async def come_back() -> None:
             ana = await join(server.ws, left["id"], token_of(left, 0), 0)

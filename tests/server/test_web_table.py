@@ -298,10 +298,10 @@ def test_the_table_reads_on_a_phone_to_spectators_and_round_a_ring(
 def test_polish_plurals_the_favicon_sound_off_by_default(chromium: Any, tmp_path: Path) -> None:
     """Item 12: "1 jogo" (not "1 jogos"), a favicon, sound off until the player turns it on
     (and remembered), the turned card marked in words for the dealer."""
-    import httpx
+    import httpx2
 
     with LiveServer(str(tmp_path / "sueca.db"), timing=PACE) as server:
-        icon = httpx.get(f"{server.http}/static/favicon.svg")
+        icon = httpx2.get(f"{server.http}/static/favicon.svg")
         assert icon.status_code == 200 and icon.text.startswith("<svg")
         table = new_table(server.http, ANA_AND_BOTS, {"variant": "standard", "match_target": 1})
         page, errors = open_page(chromium, server.http + table["seats"][0]["link"])

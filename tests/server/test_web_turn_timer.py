@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import LiveServer, join, token_of
 from web_support import PACE, chromium, new_table, open_page, screenshots
@@ -25,7 +25,7 @@ ANA_AND_BOTS = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "level": "h
 @pytest.mark.parametrize("value", [TURN_SECONDS_MIN - 1, TURN_SECONDS_MAX + 1, "30", 12.5, True])
 def test_a_turn_timer_out_of_its_bounds_is_refused(tmp_path: Path, value: Any) -> None:
     with LiveServer(str(tmp_path / "sueca.db")) as server:
-        response = httpx.post(f"{server.http}/api/tables", json={
+        response = httpx2.post(f"{server.http}/api/tables", json={
             "rules": {"variant": "standard"}, "seats": ANA_AND_BOTS, "turn_seconds": value})
         assert response.status_code == 400
         assert response.json()["error"] == "bad_turn_seconds"

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from sueca.server import Timing
@@ -79,7 +79,7 @@ def open_page(browser: Any, url: str, *, locale: str = "pt-PT",
 def new_table(base: str, seats: list[dict[str, Any]],
               rules: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     """``POST /api/tables``: the answer (links, host) of a new table."""
-    response = httpx.post(f"{base}/api/tables", json={
+    response = httpx2.post(f"{base}/api/tables", json={
         "rules": rules or {"variant": "standard"}, "seats": seats, **extra})
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()
